@@ -1,0 +1,53 @@
+//! The `chex` command line.
+
+use chex::rules::{divide, Position};
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "chex",
+    version,
+    about = "An engine for CHEX, chess played with tiles"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Counts move sequences: one line per root move, then the total.
+    Perft {
+        /// A position string (RULES.md section 7) or `startpos`.
+        position: String,
+        /// How many turns deep to count.
+        depth: u32,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Perft { position, depth }) => {
+            let mut pos: Position = match position.parse() {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let mut total = 0;
+            for (mv, n) in divide(&mut pos, depth) {
+                println!("{mv}: {n}");
+                total += n;
+            }
+            if depth == 0 {
+                total = 1;
+            }
+            println!("Nodes searched: {total}");
+            ExitCode::SUCCESS
+        }
+        None => ExitCode::SUCCESS,
+    }
+}

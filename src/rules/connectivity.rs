@@ -1,0 +1,99 @@
+//! Local connectivity around a square, for the connection rule.
+//!
+//! A tile can leave its square without splitting the table whenever the
+//! occupied squares around it are connected to each other through that ring
+//! of 8 squares alone: every path through the tile can then go around it.
+//! This settles nearly every tile of a compact group with three row reads;
+//! only the rest need a flood fill.
+
+/// A 3 × 3 neighbourhood as 9 bits: bit `3·(dy+1) + (dx+1)`, centre bit 4.
+pub(crate) type Ring = u32;
+
+/// The centre bit of a [`Ring`].
+pub(crate) const CENTRE: Ring = 1 << 4;
+
+/// The bit of the square at `dx, dy` (each in −1..=1) in a [`Ring`].
+#[inline(always)]
+pub(crate) const fn ring_bit(dx: i32, dy: i32) -> Ring {
+    1 << (3 * (dy + 1) + (dx + 1))
+}
+
+/// For each cell of the 3 × 3 block, the ring cells (not the centre) that
+/// touch it.
+const NEIGHBOURS: [Ring; 9] = {
+    let mut t = [0; 9];
+    let mut i = 0;
+    while i < 9 {
+        let (xi, yi) = ((i % 3) as i32, (i / 3) as i32);
+        let mut j = 0;
+        while j < 9 {
+            let (xj, yj) = ((j % 3) as i32, (j / 3) as i32);
+            let (dx, dy) = (xi - xj, yi - yj);
+            if j != 4 && i != j && dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 {
+                t[i] |= 1 << j;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// For each ring pattern: are the occupied ring squares (centre ignored)
+/// one group among themselves?
+static RING_CONNECTED: [bool; 512] = {
+    let mut t = [false; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        let occupied = pattern & !CENTRE;
+        let mut seen = occupied & occupied.wrapping_neg();
+        loop {
+            let mut grown = seen;
+            let mut i = 0;
+            while i < 9 {
+                if seen & (1 << i) != 0 {
+                    grown |= NEIGHBOURS[i] & occupied;
+                }
+                i += 1;
+            }
+            if grown == seen {
+                break;
+            }
+            seen = grown;
+        }
+        t[pattern as usize] = seen == occupied;
+        pattern += 1;
+    }
+    t
+};
+
+/// True when the occupied ring squares of `ring` are one group without the
+/// centre, so the centre tile is not needed to hold them together.
+#[inline(always)]
+pub(crate) fn ring_connected(ring: Ring) -> bool {
+    RING_CONNECTED[(ring & 511) as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ring_patterns() {
+        // Nothing or one neighbour: trivially one group.
+        assert!(ring_connected(0));
+        assert!(ring_connected(ring_bit(1, 1)));
+        // North and east touch at a corner.
+        assert!(ring_connected(ring_bit(0, 1) | ring_bit(1, 0)));
+        // North and south do not.
+        assert!(!ring_connected(ring_bit(0, 1) | ring_bit(0, -1)));
+        // ... unless the east column joins them.
+        assert!(ring_connected(
+            ring_bit(0, 1) | ring_bit(1, 0) | ring_bit(0, -1)
+        ));
+        // Opposite corners never touch.
+        assert!(!ring_connected(ring_bit(-1, -1) | ring_bit(1, 1)));
+        // The centre bit is ignored.
+        assert!(!ring_connected(ring_bit(-1, 0) | CENTRE | ring_bit(1, 0)));
+    }
+}

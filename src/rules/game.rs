@@ -1,0 +1,187 @@
+//! A game in progress: the position with its history, and how games end
+//! (RULES.md section 6).
+
+use super::movegen::MoveList;
+use super::moves::Move;
+use super::piece::{Colour, Kind};
+use super::position::Position;
+use std::fmt;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// The side to move is in check and has no legal move.
+    Checkmate,
+    /// The side to move is not in check and has no legal move.
+    Stalemate,
+    /// The side to move drew a tile that has no legal placement while in
+    /// check: checkmate.
+    DrawnTileCheckmate(Kind),
+    /// The side to move drew a tile that has no legal placement while not
+    /// in check: stalemate.
+    DrawnTileStalemate(Kind),
+    /// The same position occurred for the third time.
+    Repetition,
+    /// 100 turns without capture, pawn move or placement.
+    FiftyMoves,
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GameEnd {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Colour>,
+    /// Why it ended.
+    pub ending: Ending,
+}
+
+impl fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.ending {
+            Ending::Checkmate => write!(f, "checkmate"),
+            Ending::Stalemate => write!(f, "stalemate"),
+            Ending::DrawnTileCheckmate(k) => {
+                write!(f, "checkmate: the drawn {} cannot be placed", kind_name(k))
+            }
+            Ending::DrawnTileStalemate(k) => {
+                write!(f, "stalemate: the drawn {} cannot be placed", kind_name(k))
+            }
+            Ending::Repetition => write!(f, "draw by threefold repetition"),
+            Ending::FiftyMoves => write!(f, "draw by the fifty-move rule"),
+        }?;
+        match self.winner {
+            Some(c) => write!(f, ", {c} wins"),
+            None => write!(f, ", draw"),
+        }
+    }
+}
+
+/// The English name of a kind, for messages.
+pub fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::King => "king",
+        Kind::Queen => "queen",
+        Kind::Rook => "rook",
+        Kind::Bishop => "bishop",
+        Kind::Knight => "knight",
+        Kind::Pawn => "pawn",
+    }
+}
+
+impl Position {
+    /// How the game ends here by the position alone, ignoring history:
+    /// checkmate or stalemate when the pile is empty and no move is legal,
+    /// then the fifty-move rule. Checkmate takes precedence over the
+    /// fifty-move rule, as in chess.
+    pub fn ending(&self) -> Option<GameEnd> {
+        let us = self.side_to_move();
+        if self.pile(us).is_empty() && self.legal_moves().is_empty() {
+            return Some(if self.in_check() {
+                GameEnd {
+                    winner: Some(us.opposite()),
+                    ending: Ending::Checkmate,
+                }
+            } else {
+                GameEnd {
+                    winner: None,
+                    ending: Ending::Stalemate,
+                }
+            });
+        }
+        (self.halfmove_clock() >= 100).then_some(GameEnd {
+            winner: None,
+            ending: Ending::FiftyMoves,
+        })
+    }
+
+    /// How the game ends when the side to move draws `kind` and cannot
+    /// place it; `None` when it can.
+    pub fn ending_after_draw(&self, kind: Kind) -> Option<GameEnd> {
+        if !self.legal_placements(kind).is_empty() {
+            return None;
+        }
+        let us = self.side_to_move();
+        Some(if self.in_check() {
+            GameEnd {
+                winner: Some(us.opposite()),
+                ending: Ending::DrawnTileCheckmate(kind),
+            }
+        } else {
+            GameEnd {
+                winner: None,
+                ending: Ending::DrawnTileStalemate(kind),
+            }
+        })
+    }
+}
+
+/// A game from some position on, with the keys of every position reached
+/// so that repetitions are seen.
+#[derive(Clone, Debug)]
+pub struct Game {
+    position: Position,
+    moves: Vec<Move>,
+    keys: Vec<u64>,
+}
+
+impl Game {
+    /// A game starting at `position`.
+    pub fn new(position: Position) -> Game {
+        let keys = vec![position.hash()];
+        Game {
+            position,
+            moves: Vec::new(),
+            keys,
+        }
+    }
+
+    /// The position now.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The moves played since the start of the game.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Plays `mv` after checking that it is legal; an illegal move changes
+    /// nothing.
+    pub fn play(&mut self, mv: Move) -> Result<(), Move> {
+        if !self.position.is_legal(mv) {
+            return Err(mv);
+        }
+        self.position.make(mv);
+        self.moves.push(mv);
+        self.keys.push(self.position.hash());
+        Ok(())
+    }
+
+    /// How many times the current position has occurred, this time
+    /// included. Only positions since the last irreversible turn can match.
+    pub fn occurrences(&self) -> usize {
+        let now = self.position.hash();
+        let window = (self.position.halfmove_clock() as usize + 1).min(self.keys.len());
+        self.keys[self.keys.len() - window..]
+            .iter()
+            .filter(|&&k| k == now)
+            .count()
+    }
+
+    /// How the game has ended, if it has: threefold repetition, then the
+    /// position's own endings.
+    pub fn ending(&self) -> Option<GameEnd> {
+        if self.occurrences() >= 3 {
+            return Some(GameEnd {
+                winner: None,
+                ending: Ending::Repetition,
+            });
+        }
+        self.position.ending()
+    }
+
+    /// The legal moves now (see [`Position::legal_moves`]).
+    pub fn legal_moves(&self) -> MoveList {
+        self.position.legal_moves()
+    }
+}

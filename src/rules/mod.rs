@@ -1,0 +1,24 @@
+//! The rules of CHEX (RULES.md): squares, pieces, moves, positions, legal
+//! move generation, notation, game endings and perft. No I/O, no search.
+
+mod connectivity;
+mod game;
+mod hash;
+mod movegen;
+mod moves;
+mod notation;
+mod perft;
+mod piece;
+mod pile;
+mod position;
+mod square;
+
+pub use game::{kind_name, Ending, Game, GameEnd};
+pub use movegen::{MoveList, MAX_MOVES};
+pub use moves::Move;
+pub use notation::{MoveToken, NotationError, STARTPOS};
+pub use perft::{divide, perft};
+pub use piece::{Colour, Kind, Piece};
+pub use pile::Pile;
+pub use position::{Position, PositionError, Tile, Undo};
+pub use square::{Square, COORD_LIMIT};

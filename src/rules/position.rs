@@ -1,0 +1,753 @@
+//! The position: tiles on the table, both piles, the side to move, the
+//! clocks; making and unmaking moves; attacks and check.
+//!
+//! The table is unbounded, but the group of at most 32 tiles spans fewer
+//! than 32 squares in each direction. It is stored on a 64 × 64 torus: a
+//! square `x,y` lives in cell `(x mod 64, y mod 64)`. Every square the rules
+//! ever look at lies within 32 squares of the group, where no two squares
+//! share a cell, so the torus is exact while the notation keeps the true
+//! coordinates. Nothing ever needs re-centring, however far the group walks.
+
+use super::connectivity::{ring_bit, ring_connected, Ring, CENTRE};
+use super::hash;
+use super::moves::Move;
+use super::piece::{Colour, Kind, Piece};
+use super::pile::Pile;
+use super::square::Square;
+use std::fmt;
+
+/// No tile: the board cell is empty, or the king is still in the pile.
+pub(crate) const NO_SLOT: u8 = 0xFF;
+
+/// Slots 0–15 hold White's tiles, 16–31 Black's.
+#[inline(always)]
+pub(crate) const fn colour_mask(colour: Colour) -> u32 {
+    0xFFFF << (16 * colour as u32)
+}
+
+/// A tile on the table, as the notation describes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Tile {
+    /// Where it stands.
+    pub square: Square,
+    /// What it is.
+    pub piece: Piece,
+    /// For a pawn: it has moved since it was placed, so it may no longer
+    /// step two or three squares. Always false for other pieces.
+    pub moved: bool,
+}
+
+/// A CHEX position.
+///
+/// Invariants, kept by every constructor and move: the table is empty or
+/// one 8-connected group; each side has exactly one king, in its pile or
+/// on the table; the side not to move is not in check.
+#[derive(Clone)]
+pub struct Position {
+    /// The slot of the tile in each torus cell, or [`NO_SLOT`].
+    pub(super) board: [u8; 4096],
+    /// Occupancy of the torus: bit `x mod 64` of row `y mod 64`.
+    pub(super) rows: [u64; 64],
+    pub(super) xs: [i32; 32],
+    pub(super) ys: [i32; 32],
+    pub(super) kinds: [Kind; 32],
+    /// The slots on the table.
+    pub(super) present: u32,
+    /// The slots of captured tiles. They are not reused, so that unmaking
+    /// a capture finds the captured tile's square and kind intact.
+    pub(super) captured: u32,
+    /// The pawn slots that have moved since they were placed.
+    pub(super) moved: u32,
+    /// The slot of each side's king, or [`NO_SLOT`] while it is in the pile.
+    pub(super) kings: [u8; 2],
+    pub(super) piles: [Pile; 2],
+    pub(super) side: Colour,
+    pub(super) halfmove: u32,
+    pub(super) fullmove: u32,
+    /// The hash's field sum and exponent sum over the tiles (see `hash`).
+    table_sum: u64,
+    exponent_sum: i64,
+}
+
+/// What [`Position::make`] changed that it cannot work out again.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    captured: u8,
+    moved: u32,
+    halfmove: u32,
+    table_sum: u64,
+    exponent_sum: i64,
+}
+
+/// What `apply_to_table` changed, for `revert_on_table`.
+#[derive(Clone, Copy)]
+pub(super) struct TableUndo {
+    slot: u8,
+    captured: u8,
+}
+
+/// Unit steps of the sliders and the king.
+pub(super) const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+pub(super) const DIAGONAL: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+pub(super) const KNIGHT: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+pub(super) const KING: [(i32, i32); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
+impl Position {
+    /// The start: nothing on the table, both piles full, White to move.
+    pub fn startpos() -> Position {
+        Position {
+            board: [NO_SLOT; 4096],
+            rows: [0; 64],
+            xs: [0; 32],
+            ys: [0; 32],
+            kinds: [Kind::Pawn; 32],
+            present: 0,
+            captured: 0,
+            moved: 0,
+            kings: [NO_SLOT; 2],
+            piles: [Pile::FULL; 2],
+            side: Colour::White,
+            halfmove: 0,
+            fullmove: 1,
+            table_sum: 0,
+            exponent_sum: 0,
+        }
+    }
+
+    /// Builds a position from its parts, checking every consistency rule of
+    /// RULES.md section 7.
+    pub fn from_parts(
+        tiles: &[Tile],
+        side: Colour,
+        piles: [Pile; 2],
+        halfmove: u32,
+        fullmove: u32,
+    ) -> Result<Position, PositionError> {
+        let mut pos = Position::startpos();
+        pos.piles = piles;
+        pos.side = side;
+        pos.halfmove = halfmove;
+        pos.fullmove = fullmove;
+        if fullmove == 0 {
+            return Err(PositionError::FullmoveZero);
+        }
+        for tile in tiles {
+            if !tile.square.in_range() {
+                return Err(PositionError::OutOfRange(*tile));
+            }
+            if tile.moved && tile.piece.kind != Kind::Pawn {
+                return Err(PositionError::MovedNonPawn(*tile));
+            }
+        }
+        for colour in Colour::ALL {
+            for kind in Kind::ALL {
+                let piece = Piece::new(colour, kind);
+                let count = tiles.iter().filter(|t| t.piece == piece).count()
+                    + piles[colour.index()].count(kind) as usize;
+                if kind == Kind::King && count != 1 {
+                    return Err(PositionError::KingCount { colour, count });
+                }
+                if count > kind.set_count() as usize {
+                    return Err(PositionError::TooMany { piece, count });
+                }
+            }
+        }
+        // Squares are checked pairwise on true coordinates: two squares
+        // 64 apart share a torus cell but are not the same square.
+        let mut sorted: Vec<Square> = tiles.iter().map(|t| t.square).collect();
+        sorted.sort_unstable();
+        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+            return Err(PositionError::SquareTwice(w[0]));
+        }
+        if !tiles_connected(tiles) {
+            return Err(PositionError::Disconnected);
+        }
+        if tiles.is_empty() {
+            if piles != [Pile::FULL; 2] || side != Colour::White {
+                return Err(PositionError::EmptyTable);
+            }
+        } else if !tiles.iter().any(|t| t.piece.colour != side) {
+            return Err(PositionError::NoTileOfLastMover);
+        }
+        // Connected tiles span fewer than 32 squares, so they fit the torus.
+        for tile in tiles {
+            let colour = tile.piece.colour;
+            let free = !pos.present & colour_mask(colour);
+            let slot = free.trailing_zeros() as usize;
+            pos.put(slot, tile.piece.kind, tile.square);
+            if tile.moved {
+                pos.moved |= 1 << slot;
+            }
+            if tile.piece.kind == Kind::King {
+                pos.kings[colour.index()] = slot as u8;
+            }
+        }
+        pos.recompute_sums();
+        if pos.king_capturable(side.opposite()) {
+            return Err(PositionError::OpponentInCheck);
+        }
+        Ok(pos)
+    }
+
+    /// The side whose turn it is.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Colour {
+        self.side
+    }
+
+    /// What is left in `colour`'s pile.
+    #[inline(always)]
+    pub fn pile(&self, colour: Colour) -> Pile {
+        self.piles[colour.index()]
+    }
+
+    /// Turns since the last capture, pawn move or placement.
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// Starts at 1 and grows after each Black turn.
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// How many tiles are on the table.
+    pub fn tile_count(&self) -> u32 {
+        self.present.count_ones()
+    }
+
+    /// The tiles on the table, in the canonical order of the notation: by
+    /// rank from high `y` to low, then by file from low `x` to high.
+    pub fn tiles(&self) -> Vec<Tile> {
+        let mut tiles: Vec<Tile> = Slots(self.present).map(|s| self.tile(s)).collect();
+        tiles.sort_unstable_by_key(|t| (-(t.square.y as i64), t.square.x));
+        tiles
+    }
+
+    /// The tile on `square`, if any.
+    pub fn tile_at(&self, square: Square) -> Option<Tile> {
+        let slot = self.board[square.cell()];
+        // A far square can share a torus cell with a tile: compare squares.
+        (slot != NO_SLOT && self.square_of(slot as usize) == square)
+            .then(|| self.tile(slot as usize))
+    }
+
+    /// Where `colour`'s king stands, if it is on the table.
+    pub fn king_square(&self, colour: Colour) -> Option<Square> {
+        let slot = self.kings[colour.index()];
+        (slot != NO_SLOT).then(|| self.square_of(slot as usize))
+    }
+
+    /// True when the side to move's king is on the table and an enemy tile
+    /// could capture it without splitting the table (RULES.md section 5).
+    pub fn in_check(&self) -> bool {
+        self.king_capturable(self.side)
+    }
+
+    /// The translation-invariant key of the position: equal for positions
+    /// that are the same up to translation (tiles with their kinds, colours
+    /// and pawn-moved flags, side to move, pile contents), as threefold
+    /// repetition requires.
+    pub fn hash(&self) -> u64 {
+        let table = hash::table_key(self.table_sum, self.exponent_sum, self.tile_count());
+        let piles = self.piles[0].packed() as u64 | (self.piles[1].packed() as u64) << 24;
+        table ^ hash::mix(piles << 1 | self.side as u64)
+    }
+
+    /// The same key computed from nothing but the tiles, for tests of the
+    /// incremental one.
+    pub fn hash_from_scratch(&self) -> u64 {
+        let mut copy = self.clone();
+        copy.recompute_sums();
+        copy.hash()
+    }
+
+    /// Plays `mv`, which must be legal here, and returns what [`unmake`]
+    /// needs to take it back.
+    ///
+    /// [`unmake`]: Position::unmake
+    pub fn make(&mut self, mv: Move) -> Undo {
+        let undo = Undo {
+            captured: NO_SLOT,
+            moved: self.moved,
+            halfmove: self.halfmove,
+            table_sum: self.table_sum,
+            exponent_sum: self.exponent_sum,
+        };
+        let us = self.side;
+        let table = self.apply_to_table(mv);
+        let slot = table.slot as usize;
+        match mv {
+            Move::Place { piece, to } => {
+                self.piles[us.index()].remove(piece.kind);
+                self.table_sum = hash::add(
+                    self.table_sum,
+                    hash::tile_term(self.state(slot), to.x, to.y),
+                );
+                self.exponent_sum += hash::exponent(to.x, to.y);
+                self.halfmove = 0;
+            }
+            Move::Step { from, to } => {
+                let old_state = self.state(slot);
+                let mut irreversible = false;
+                if table.captured != NO_SLOT {
+                    let c = table.captured as usize;
+                    self.table_sum =
+                        hash::sub(self.table_sum, hash::tile_term(self.state(c), to.x, to.y));
+                    self.exponent_sum -= hash::exponent(to.x, to.y);
+                    irreversible = true;
+                }
+                if self.kinds[slot] == Kind::Pawn {
+                    self.moved |= 1 << slot;
+                    irreversible = true;
+                }
+                self.table_sum =
+                    hash::sub(self.table_sum, hash::tile_term(old_state, from.x, from.y));
+                self.table_sum = hash::add(
+                    self.table_sum,
+                    hash::tile_term(self.state(slot), to.x, to.y),
+                );
+                self.exponent_sum += hash::exponent(to.x, to.y) - hash::exponent(from.x, from.y);
+                self.halfmove = if irreversible { 0 } else { self.halfmove + 1 };
+            }
+        }
+        if us == Colour::Black {
+            self.fullmove += 1;
+        }
+        self.side = us.opposite();
+        Undo {
+            captured: table.captured,
+            ..undo
+        }
+    }
+
+    /// Takes back `mv`, the last move made, with the [`Undo`] its
+    /// [`make`](Position::make) returned.
+    pub fn unmake(&mut self, mv: Move, undo: Undo) {
+        self.side = self.side.opposite();
+        if self.side == Colour::Black {
+            self.fullmove -= 1;
+        }
+        let slot = self.board[mv.to().cell()];
+        if let Move::Place { piece, .. } = mv {
+            self.piles[self.side.index()].add(piece.kind);
+        }
+        self.revert_on_table(
+            mv,
+            TableUndo {
+                slot,
+                captured: undo.captured,
+            },
+        );
+        self.moved = undo.moved;
+        self.halfmove = undo.halfmove;
+        self.table_sum = undo.table_sum;
+        self.exponent_sum = undo.exponent_sum;
+    }
+
+    /// Moves tiles on the table only: no piles, clocks, side or hash. Used
+    /// to try a move before keeping it.
+    #[inline]
+    pub(super) fn apply_to_table(&mut self, mv: Move) -> TableUndo {
+        match mv {
+            Move::Place { piece, to } => {
+                let free = !(self.present | self.captured) & colour_mask(piece.colour);
+                let slot = free.trailing_zeros() as usize;
+                self.put(slot, piece.kind, to);
+                self.moved &= !(1 << slot);
+                if piece.kind == Kind::King {
+                    self.kings[piece.colour.index()] = slot as u8;
+                }
+                TableUndo {
+                    slot: slot as u8,
+                    captured: NO_SLOT,
+                }
+            }
+            Move::Step { from, to } => {
+                let slot = self.board[from.cell()];
+                let captured = self.board[to.cell()];
+                if captured != NO_SLOT {
+                    self.present &= !(1 << captured);
+                    self.captured |= 1 << captured;
+                }
+                self.board[from.cell()] = NO_SLOT;
+                self.rows[(from.y & 63) as usize] &= !(1 << (from.x & 63));
+                self.board[to.cell()] = slot;
+                self.rows[(to.y & 63) as usize] |= 1 << (to.x & 63);
+                self.xs[slot as usize] = to.x;
+                self.ys[slot as usize] = to.y;
+                TableUndo { slot, captured }
+            }
+        }
+    }
+
+    /// Undoes `apply_to_table`.
+    #[inline]
+    pub(super) fn revert_on_table(&mut self, mv: Move, undo: TableUndo) {
+        let slot = undo.slot as usize;
+        match mv {
+            Move::Place { piece, .. } => {
+                self.lift(slot);
+                if piece.kind == Kind::King {
+                    self.kings[piece.colour.index()] = NO_SLOT;
+                }
+            }
+            Move::Step { from, to } => {
+                self.board[from.cell()] = slot as u8;
+                self.rows[(from.y & 63) as usize] |= 1 << (from.x & 63);
+                self.xs[slot] = from.x;
+                self.ys[slot] = from.y;
+                if undo.captured != NO_SLOT {
+                    self.present |= 1 << undo.captured;
+                    self.captured &= !(1 << undo.captured);
+                    self.board[to.cell()] = undo.captured;
+                } else {
+                    self.board[to.cell()] = NO_SLOT;
+                    self.rows[(to.y & 63) as usize] &= !(1 << (to.x & 63));
+                }
+            }
+        }
+    }
+
+    /// Puts a tile of `kind` in `slot` on `square`.
+    fn put(&mut self, slot: usize, kind: Kind, square: Square) {
+        self.present |= 1 << slot;
+        self.kinds[slot] = kind;
+        self.xs[slot] = square.x;
+        self.ys[slot] = square.y;
+        self.board[square.cell()] = slot as u8;
+        self.rows[(square.y & 63) as usize] |= 1 << (square.x & 63);
+    }
+
+    /// Takes the tile in `slot` off the table.
+    fn lift(&mut self, slot: usize) {
+        let square = self.square_of(slot);
+        self.present &= !(1 << slot);
+        self.board[square.cell()] = NO_SLOT;
+        self.rows[(square.y & 63) as usize] &= !(1 << (square.x & 63));
+    }
+
+    fn recompute_sums(&mut self) {
+        self.table_sum = 0;
+        self.exponent_sum = 0;
+        for slot in Slots(self.present) {
+            let (x, y) = (self.xs[slot], self.ys[slot]);
+            self.table_sum = hash::add(self.table_sum, hash::tile_term(self.state(slot), x, y));
+            self.exponent_sum += hash::exponent(x, y);
+        }
+    }
+
+    /// The hash state of the tile in `slot`: kind and colour, and for
+    /// pawns whether they have moved.
+    #[inline(always)]
+    fn state(&self, slot: usize) -> usize {
+        let kind = self.kinds[slot];
+        let shape = if kind == Kind::Pawn && self.moved & (1 << slot) != 0 {
+            6
+        } else {
+            kind.index()
+        };
+        (slot >> 4) * 7 + shape
+    }
+
+    #[inline(always)]
+    pub(super) fn square_of(&self, slot: usize) -> Square {
+        Square::new(self.xs[slot], self.ys[slot])
+    }
+
+    #[inline(always)]
+    pub(super) fn colour_of(slot: usize) -> Colour {
+        if slot < 16 {
+            Colour::White
+        } else {
+            Colour::Black
+        }
+    }
+
+    fn tile(&self, slot: usize) -> Tile {
+        Tile {
+            square: self.square_of(slot),
+            piece: Piece::new(Self::colour_of(slot), self.kinds[slot]),
+            moved: self.moved & (1 << slot) != 0,
+        }
+    }
+
+    /// True when a tile stands on `square` (near the group; see the module
+    /// comment).
+    #[inline(always)]
+    pub(super) fn occupied(&self, square: Square) -> bool {
+        self.rows[(square.y & 63) as usize] & (1 << (square.x & 63)) != 0
+    }
+
+    /// The 3 × 3 occupancy around `square`.
+    #[inline(always)]
+    pub(super) fn ring(&self, square: Square) -> Ring {
+        let shift = (square.x.wrapping_sub(1) & 63) as u32;
+        let row = |dy: i32| {
+            (self.rows[(square.y.wrapping_add(dy) & 63) as usize].rotate_right(shift) & 7) as Ring
+        };
+        row(-1) | row(0) << 3 | row(1) << 6
+    }
+
+    /// The slots of the tiles touching `square`.
+    #[inline]
+    fn neighbour_slots(&self, square: Square) -> u32 {
+        let mut ring = self.ring(square) & !CENTRE;
+        let mut slots = 0;
+        while ring != 0 {
+            let bit = ring.trailing_zeros() as i32;
+            ring &= ring - 1;
+            let cell = square.offset(bit % 3 - 1, bit / 3 - 1).cell();
+            slots |= 1 << self.board[cell];
+        }
+        slots
+    }
+
+    /// True when the tiles on the table, less the slots in `skip`, are one
+    /// group (or none).
+    pub(super) fn connected_without(&self, skip: u32) -> bool {
+        let all = self.present & !skip;
+        let mut seen = all & all.wrapping_neg();
+        let mut todo = seen;
+        while todo != 0 {
+            let slot = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let new = self.neighbour_slots(self.square_of(slot)) & all & !seen;
+            seen |= new;
+            todo |= new;
+        }
+        seen == all
+    }
+
+    /// True when the tile in `slot` can leave the table (be captured, or
+    /// move off to capture) and the rest stays one group.
+    #[inline]
+    pub(super) fn removable(&self, slot: usize) -> bool {
+        ring_connected(self.ring(self.square_of(slot))) || self.connected_without(1 << slot)
+    }
+
+    /// True when the tile in `slot` could capture on `target` by its
+    /// movement, path clear; whether the capture keeps the table together
+    /// is not considered.
+    #[inline]
+    pub(super) fn attacks(&self, slot: usize, target: Square) -> bool {
+        let (dx, dy) = (target.x - self.xs[slot], target.y - self.ys[slot]);
+        let (ax, ay) = (dx.abs(), dy.abs());
+        match self.kinds[slot] {
+            Kind::Pawn => ax == 1 && dy == Self::colour_of(slot).forward(),
+            Kind::Knight => (ax == 1 && ay == 2) || (ax == 2 && ay == 1),
+            Kind::King => ax <= 1 && ay <= 1,
+            Kind::Rook => (dx == 0 || dy == 0) && self.path_clear(slot, dx, dy),
+            Kind::Bishop => ax == ay && self.path_clear(slot, dx, dy),
+            Kind::Queen => (dx == 0 || dy == 0 || ax == ay) && self.path_clear(slot, dx, dy),
+        }
+    }
+
+    /// True when the squares strictly between the tile in `slot` and the
+    /// square `dx, dy` away along a line are empty.
+    #[inline]
+    fn path_clear(&self, slot: usize, dx: i32, dy: i32) -> bool {
+        let (sx, sy) = (dx.signum(), dy.signum());
+        let mut square = self.square_of(slot).offset(sx, sy);
+        for _ in 1..dx.abs().max(dy.abs()) {
+            if self.occupied(square) {
+                return false;
+            }
+            square = square.offset(sx, sy);
+        }
+        true
+    }
+
+    /// True when `colour`'s king is on the table and some enemy tile
+    /// attacks it by a capture that keeps the table one group.
+    pub(super) fn king_capturable(&self, colour: Colour) -> bool {
+        let king = self.kings[colour.index()];
+        if king == NO_SLOT {
+            return false;
+        }
+        let target = self.square_of(king as usize);
+        Slots(self.present & colour_mask(colour.opposite()))
+            .any(|s| self.attacks(s, target) && self.removable(s))
+    }
+
+    /// True when some enemy tile attacks `colour`'s king by movement alone,
+    /// whether or not the capture would keep the table together.
+    pub(super) fn king_attacked_by_movement(&self, colour: Colour) -> bool {
+        let king = self.kings[colour.index()];
+        if king == NO_SLOT {
+            return false;
+        }
+        let target = self.square_of(king as usize);
+        Slots(self.present & colour_mask(colour.opposite())).any(|s| self.attacks(s, target))
+    }
+
+    /// The smallest box holding every tile: (min x, min y, max x, max y).
+    pub(super) fn bounds(&self) -> (i32, i32, i32, i32) {
+        let mut b = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+        for slot in Slots(self.present) {
+            let (x, y) = (self.xs[slot], self.ys[slot]);
+            b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y));
+        }
+        b
+    }
+
+    /// The occupied squares touching `square`, other than `except`.
+    #[inline(always)]
+    pub(super) fn has_neighbour_besides(&self, square: Square, except: Square) -> bool {
+        let mut ring = self.ring(square) & !CENTRE;
+        if square.is_adjacent(except) {
+            ring &= !ring_bit(except.x - square.x, except.y - square.y);
+        }
+        ring != 0
+    }
+}
+
+/// Iterates over the set bits of a slot mask.
+#[derive(Clone, Copy)]
+pub(super) struct Slots(pub(super) u32);
+
+impl Iterator for Slots {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let slot = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(slot)
+    }
+}
+
+/// True when the tiles are one 8-connected group (or none), on true
+/// coordinates: used before the tiles are known to fit the torus.
+fn tiles_connected(tiles: &[Tile]) -> bool {
+    let Some(first) = tiles.first() else {
+        return true;
+    };
+    let mut seen = vec![false; tiles.len()];
+    let mut todo = vec![first.square];
+    seen[0] = true;
+    while let Some(square) = todo.pop() {
+        for (i, tile) in tiles.iter().enumerate() {
+            if !seen[i] && tile.square.is_adjacent(square) {
+                seen[i] = true;
+                todo.push(tile.square);
+            }
+        }
+    }
+    seen.iter().all(|&s| s)
+}
+
+impl PartialEq for Position {
+    /// Positions are equal when their notation is: same tiles on the same
+    /// squares, piles, side and clocks (slots are internal).
+    fn eq(&self, other: &Position) -> bool {
+        self.tiles() == other.tiles()
+            && self.piles == other.piles
+            && self.side == other.side
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+    }
+}
+
+impl Eq for Position {}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({self})")
+    }
+}
+
+/// Why a set of parts is not a CHEX position (RULES.md section 7).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A coordinate beyond ±1,000,000,000.
+    OutOfRange(Tile),
+    /// A `*` on a tile that is not a pawn.
+    MovedNonPawn(Tile),
+    /// A side without exactly one king in pile and on table together.
+    KingCount {
+        /// Whose king.
+        colour: Colour,
+        /// How many were found.
+        count: usize,
+    },
+    /// More tiles of a kind than a side's set holds.
+    TooMany {
+        /// The piece.
+        piece: Piece,
+        /// How many were found in pile and on table together.
+        count: usize,
+    },
+    /// Two tiles on one square.
+    SquareTwice(Square),
+    /// The table is not one group.
+    Disconnected,
+    /// An empty table anywhere but at the start.
+    EmptyTable,
+    /// The side that just moved has no tile on the table.
+    NoTileOfLastMover,
+    /// The side not to move is in check.
+    OpponentInCheck,
+    /// The fullmove number is 0.
+    FullmoveZero,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tile = |t: &Tile| format!("{}{}", t.piece.letter(), t.square);
+        match self {
+            PositionError::OutOfRange(t) => write!(
+                f,
+                "tile {} is off the table: coordinates lie within ±1000000000",
+                tile(t)
+            ),
+            PositionError::MovedNonPawn(t) => {
+                write!(f, "tile {}* is marked as moved, but only pawns carry '*'", tile(t))
+            }
+            PositionError::KingCount { colour, count } => {
+                write!(f, "{colour} has {count} kings in pile and on table; it must have exactly one")
+            }
+            PositionError::TooMany { piece, count } => write!(
+                f,
+                "{count} tiles '{}' in pile and on table; the set holds {}",
+                piece.letter(),
+                piece.kind.set_count()
+            ),
+            PositionError::SquareTwice(s) => write!(f, "two tiles on square {s}"),
+            PositionError::Disconnected => write!(f, "the tiles on the table are not one group"),
+            PositionError::EmptyTable => write!(
+                f,
+                "the table is empty, which only the start position allows (both piles full, White to move)"
+            ),
+            PositionError::NoTileOfLastMover => write!(
+                f,
+                "the side not to move has no tile on the table, so it cannot have just moved"
+            ),
+            PositionError::OpponentInCheck => write!(f, "the side not to move is in check"),
+            PositionError::FullmoveZero => write!(f, "the fullmove number starts at 1"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
