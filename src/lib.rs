@@ -2,4 +2,6 @@
 //!
 //! [`rules`] is the game itself, free of I/O and search.
 
+pub mod bench;
 pub mod rules;
+pub mod search;

@@ -24,6 +24,8 @@ enum Command {
         /// How many turns deep to count.
         depth: u32,
     },
+    /// Runs the fixed benchmark: perft and random playouts on one thread.
+    Bench,
 }
 
 fn main() -> ExitCode {
@@ -46,6 +48,15 @@ fn main() -> ExitCode {
                 total = 1;
             }
             println!("Nodes searched: {total}");
+            ExitCode::SUCCESS
+        }
+        Some(Command::Bench) => {
+            let report = chex::bench::run(|line| println!("{line}"));
+            println!("perft nodes: {}", report.perft_nodes);
+            println!("perft nodes/s: {}", report.perft_nps());
+            println!("playouts: {}", report.playouts);
+            println!("playout plies: {}", report.playout_plies);
+            println!("playout plies/s: {}", report.plies_per_second());
             ExitCode::SUCCESS
         }
         None => ExitCode::SUCCESS,

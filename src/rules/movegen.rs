@@ -14,10 +14,12 @@
 //!   moves off a line through the king can expose it; everything else is
 //!   safe without a test. Otherwise every candidate is tried on the table.
 
+use super::connectivity::ring_connected;
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
-use super::position::{colour_mask, Position, Slots, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
-use super::square::Square;
+use super::pile::Pile;
+use super::position::{colour_mask, Position, Slots, DIAGONAL, KING, KNIGHT, NO_SLOT, ORTHOGONAL};
+use super::square::{Square, COORD_LIMIT};
 use arrayvec::ArrayVec;
 
 /// An upper bound on the legal moves of any position: at most 6 kinds ×
@@ -27,21 +29,97 @@ pub const MAX_MOVES: usize = 2048;
 /// A list of moves that lives on the stack.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
-/// How much testing a candidate needs to be known not to expose the king.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum KingGuard {
-    /// The mover's king is in its pile: it can never be in check.
-    Absent,
-    /// No enemy tile attacks the king by movement: only king moves and
-    /// moves from a line through the king need a test.
-    Quiet(Square),
-    /// Some enemy tile attacks the king by movement: test every move.
-    Threatened,
+/// What a position's candidates need before they are known legal: which
+/// movers hold the table together, and what threatens the king. Computed
+/// once per position, it settles nearly every candidate without trying it
+/// on the table.
+#[derive(Clone, Debug)]
+pub struct Screen {
+    /// The side to move's tiles that hold the table together: their
+    /// captures are illegal and their other moves need a flood fill.
+    holding: u32,
+    /// The slot of the side to move's king, or `NO_SLOT` while it is in
+    /// the pile.
+    king: u8,
+    /// The side to move's tiles alone between its king and an enemy
+    /// slider: moving one could open the line.
+    shields: u32,
+    /// The enemy tiles that attack the king by movement now.
+    attackers: ArrayVec<Attacker, 16>,
+    reach: Reach,
+}
+
+/// An enemy tile that attacks the king by movement, and the shape of the
+/// table without it: a move gives check through it exactly when the table
+/// less the attacker is one group after the move (RULES.md section 5).
+#[derive(Clone, Debug)]
+struct Attacker {
+    slot: usize,
+    square: Square,
+    /// For a slider: the unit step towards the king and the distance.
+    step: (i32, i32),
+    distance: i32,
+    /// The groups the table falls into without the attacker.
+    parts: ArrayVec<u32, 8>,
+    /// With one part: the tiles that hold that part together.
+    holding: u32,
+}
+
+impl Attacker {
+    /// True when a tile on `square` would stand between the attacker and
+    /// the king.
+    fn blocked_by(&self, square: Square) -> bool {
+        let (dx, dy) = (square.x - self.square.x, square.y - self.square.y);
+        let t = if self.step.0 != 0 {
+            dx * self.step.0
+        } else {
+            dy * self.step.1
+        };
+        self.distance > 0
+            && t > 0
+            && t < self.distance
+            && dx == t * self.step.0
+            && dy == t * self.step.1
+    }
+
+    /// Could the attacker capture the king after a move, connection-wise?
+    /// `mover` is the moving tile (none for a placement), `neighbours` the
+    /// tiles touching the destination once the mover has left. `None` when
+    /// only a flood fill can tell.
+    fn connects_after(&self, mover: Option<usize>, neighbours: u32, capture: bool) -> Option<bool> {
+        let touching = neighbours & !(1 << self.slot);
+        let Some(m) = mover else {
+            // A placement adds a tile: it must touch every part.
+            return Some(self.parts.iter().all(|&p| p & touching != 0));
+        };
+        let bit = 1 << m;
+        if capture {
+            // The occupied squares become the old ones less the mover's.
+            return Some(match self.parts[..] {
+                [_] => self.holding & bit == 0,
+                [a, b] => a == bit || b == bit,
+                _ => false,
+            });
+        }
+        if self.parts.len() == 1 {
+            return (self.holding & bit == 0).then_some(touching != 0);
+        }
+        let own = self
+            .parts
+            .iter()
+            .copied()
+            .find(|&p| p & bit != 0)
+            .unwrap_or(0);
+        if self.parts.iter().any(|&p| p != own && p & touching == 0) {
+            return Some(false);
+        }
+        (own == bit).then_some(true)
+    }
 }
 
 /// The box within which any legal destination lies: one square around
-/// every tile.
-#[derive(Clone, Copy)]
+/// every tile, and never past the coordinate limit of RULES.md section 1.
+#[derive(Clone, Copy, Debug)]
 struct Reach {
     min_x: i32,
     min_y: i32,
@@ -93,34 +171,177 @@ impl Position {
     /// Takes `&mut self` because candidates are tried on the table; the
     /// position is left exactly as it was.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
-        let guard = self.king_guard();
-        self.placements(guard, self.piles[self.side.index()], list);
-        self.steps(guard, list);
+        let screen = self.screen();
+        self.placements(&screen, self.piles[self.side.index()], list);
+        self.legal_steps(&screen, list);
+    }
+
+    /// Appends the legal moves of the side to move's tiles on the table,
+    /// without placements: with "draw" as one more option, these are the
+    /// choices of a turn before the drawn tile is known.
+    pub fn generate_steps(&mut self, list: &mut MoveList) {
+        let screen = self.screen();
+        self.legal_steps(&screen, list);
     }
 
     /// Appends the legal placements of a drawn `kind` to `list`.
     pub fn generate_placements(&mut self, kind: Kind, list: &mut MoveList) {
-        let mut pile = super::pile::Pile::EMPTY;
+        let mut pile = Pile::EMPTY;
         pile.add(kind);
-        let guard = self.king_guard();
-        self.placements(guard, pile, list);
+        let screen = self.screen();
+        self.placements(&screen, pile, list);
     }
 
-    pub(super) fn king_guard(&self) -> KingGuard {
-        match self.king_square(self.side) {
-            None => KingGuard::Absent,
-            Some(_) if self.king_attacked_by_movement(self.side) => KingGuard::Threatened,
-            Some(king) => KingGuard::Quiet(king),
+    /// Appends the candidate moves of the side to move's tiles to `list`:
+    /// a superset of the legal ones that [`Position::candidate_is_legal`]
+    /// settles one by one. Random playouts test only the move they pick.
+    pub fn generate_step_candidates(&mut self, list: &mut MoveList) -> Screen {
+        let screen = self.screen();
+        self.step_candidates(&screen, list);
+        screen
+    }
+
+    /// True when `mv`, a candidate of this position under `screen` (a step
+    /// from [`Position::generate_step_candidates`], or a placement of a
+    /// tile of the pile on a square touching the table), is legal.
+    pub fn candidate_is_legal(&mut self, mv: Move, screen: &Screen) -> bool {
+        let (mover, to, capture) = match mv {
+            Move::Step { from, to } => {
+                let slot = self.board[from.cell()] as usize;
+                let capture = self.occupied(to);
+                let group = screen.holding & (1 << slot) != 0 && !capture;
+                let exposes = screen.king != NO_SLOT
+                    && (slot == screen.king as usize || screen.shields & (1 << slot) != 0);
+                if group || exposes {
+                    return self.survives(mv, group);
+                }
+                (Some(slot), to, capture)
+            }
+            Move::Place { piece, to } => {
+                if piece.kind == Kind::King {
+                    return self.survives(mv, false);
+                }
+                (None, to, false)
+            }
+        };
+        if screen.attackers.is_empty() {
+            return true;
         }
+        let mut neighbours = self.neighbour_slots(to);
+        if let Some(m) = mover {
+            neighbours &= !(1 << m);
+        }
+        let captured = if capture {
+            self.board[to.cell()] as usize
+        } else {
+            NO_SLOT as usize
+        };
+        for attacker in &screen.attackers {
+            if attacker.slot == captured || attacker.blocked_by(to) {
+                continue;
+            }
+            match attacker.connects_after(mover, neighbours, capture) {
+                Some(false) => {}
+                Some(true) => return false,
+                None => return self.survives(mv, false),
+            }
+        }
+        true
     }
 
+    /// Computes the [`Screen`] of the side to move.
+    pub fn screen(&self) -> Screen {
+        let us = self.side;
+        let ours = self.present & colour_mask(us);
+        let reach = self.reach();
+        // The ring test clears most tiles; one search settles the rest.
+        let suspects = Slots(ours).any(|s| !ring_connected(self.ring(self.square_of(s))));
+        let holding = if suspects {
+            self.articulation_points(0) & ours
+        } else {
+            0
+        };
+        let king = self.kings[us.index()];
+        let mut screen = Screen {
+            holding,
+            king,
+            shields: 0,
+            attackers: ArrayVec::new(),
+            reach,
+        };
+        if king == NO_SLOT {
+            return screen;
+        }
+        let target = self.square_of(king as usize);
+        screen.shields = self.shields(target, reach);
+        for slot in Slots(self.present & colour_mask(us.opposite())) {
+            if !self.attacks(slot, target) {
+                continue;
+            }
+            let square = self.square_of(slot);
+            let (dx, dy) = (target.x - square.x, target.y - square.y);
+            let slider = matches!(self.kinds[slot], Kind::Queen | Kind::Rook | Kind::Bishop);
+            let parts = self.parts_without(slot);
+            let holding = if parts.len() == 1 {
+                self.articulation_points(1 << slot)
+            } else {
+                0
+            };
+            screen.attackers.push(Attacker {
+                slot,
+                square,
+                step: if slider {
+                    (dx.signum(), dy.signum())
+                } else {
+                    (0, 0)
+                },
+                distance: if slider { dx.abs().max(dy.abs()) } else { 0 },
+                parts,
+                holding,
+            });
+        }
+        screen
+    }
+
+    /// The side to move's tiles that stand alone between its king on
+    /// `king` and an enemy slider: moving one could open the line.
+    fn shields(&self, king: Square, reach: Reach) -> u32 {
+        let mut shields = 0;
+        for (dirs, slider) in [(&ORTHOGONAL, Kind::Rook), (&DIAGONAL, Kind::Bishop)] {
+            for &(dx, dy) in dirs {
+                let mut square = king.offset(dx, dy);
+                let mut shield = None;
+                while reach.contains(square) {
+                    if let Some(slot) = self.tile_slot(square) {
+                        if Self::colour_of(slot) == self.side {
+                            if shield.is_some() {
+                                break;
+                            }
+                            shield = Some(slot);
+                        } else {
+                            let kind = self.kinds[slot];
+                            if let (Some(s), true) = (shield, kind == slider || kind == Kind::Queen)
+                            {
+                                shields |= 1 << s;
+                            }
+                            break;
+                        }
+                    }
+                    square = square.offset(dx, dy);
+                }
+            }
+        }
+        shields
+    }
+
+    /// One square around every tile, within the coordinate limit.
     fn reach(&self) -> Reach {
         let (min_x, min_y, max_x, max_y) = self.bounds();
         Reach {
-            min_x: min_x - 1,
-            min_y: min_y - 1,
-            max_x: max_x + 1,
-            max_y: max_y + 1,
+            min_x: (min_x - 1).max(-COORD_LIMIT),
+            min_y: (min_y - 1).max(-COORD_LIMIT),
+            max_x: (max_x + 1).min(COORD_LIMIT),
+            max_y: (max_y + 1).min(COORD_LIMIT),
         }
     }
 
@@ -134,8 +355,9 @@ impl Position {
         ok
     }
 
-    /// The empty squares touching the table, or `0,0` on an empty table.
-    pub(super) fn frontier(&mut self, mut visit: impl FnMut(&mut Self, Square)) {
+    /// Calls `visit` with each empty square touching the table (or `0,0`
+    /// on an empty table): where a drawn tile may go, connection-wise.
+    pub fn frontier(&mut self, mut visit: impl FnMut(&mut Self, Square)) {
         if self.present == 0 {
             visit(self, Square::ORIGIN);
             return;
@@ -151,12 +373,14 @@ impl Position {
                 empty &= empty - 1;
                 // The band spans fewer than 64 files from reach.min_x on.
                 let x = reach.min_x + ((bit - reach.min_x) & 63);
-                visit(self, Square::new(x, y));
+                if x <= reach.max_x {
+                    visit(self, Square::new(x, y));
+                }
             }
         }
     }
 
-    fn placements(&mut self, guard: KingGuard, pile: super::pile::Pile, list: &mut MoveList) {
+    fn placements(&mut self, screen: &Screen, pile: Pile, list: &mut MoveList) {
         let us = self.side;
         let others: ArrayVec<Kind, 5> = pile.kinds().filter(|&k| k != Kind::King).collect();
         let king_left = pile.count(Kind::King) > 0;
@@ -165,13 +389,12 @@ impl Position {
         }
         self.frontier(|pos, to| {
             if let Some(&kind) = others.first() {
+                // Every kind but the king blocks and connects alike.
                 let mv = Move::Place {
                     piece: Piece::new(us, kind),
                     to,
                 };
-                // Placing a tile opens no line, so it only matters when an
-                // attack exists whose capture the new tile might connect.
-                if guard != KingGuard::Threatened || pos.survives(mv, false) {
+                if pos.candidate_is_legal(mv, screen) {
                     for &kind in &others {
                         list.push(Move::Place {
                             piece: Piece::new(us, kind),
@@ -185,72 +408,67 @@ impl Position {
                     piece: Piece::new(us, Kind::King),
                     to,
                 };
-                if pos.survives(mv, false) {
+                if pos.candidate_is_legal(mv, screen) {
                     list.push(mv);
                 }
             }
         });
     }
 
-    fn steps(&mut self, guard: KingGuard, list: &mut MoveList) {
+    /// Keeps the legal ones of the step candidates.
+    fn legal_steps(&mut self, screen: &Screen, list: &mut MoveList) {
+        let start = list.len();
+        self.step_candidates(screen, list);
+        let mut kept = start;
+        for i in start..list.len() {
+            let mv = list[i];
+            if self.candidate_is_legal(mv, screen) {
+                list[kept] = mv;
+                kept += 1;
+            }
+        }
+        list.truncate(kept);
+    }
+
+    fn step_candidates(&mut self, screen: &Screen, list: &mut MoveList) {
         let us = self.side;
-        let reach = self.reach();
+        let reach = screen.reach;
         for slot in Slots(self.present & colour_mask(us)) {
-            let from = self.square_of(slot);
-            let kind = self.kinds[slot];
             let mover = Mover {
-                from,
-                removable: self.removable(slot),
-                test_king: match guard {
-                    KingGuard::Absent => false,
-                    KingGuard::Threatened => true,
-                    KingGuard::Quiet(king) => kind == Kind::King || on_a_line(from, king),
-                },
+                from: self.square_of(slot),
+                removable: screen.holding & (1 << slot) == 0,
             };
-            match kind {
+            match self.kinds[slot] {
                 Kind::Queen => {
                     self.slides(&mover, &ORTHOGONAL, reach, list);
                     self.slides(&mover, &DIAGONAL, reach, list);
                 }
                 Kind::Rook => self.slides(&mover, &ORTHOGONAL, reach, list),
                 Kind::Bishop => self.slides(&mover, &DIAGONAL, reach, list),
-                Kind::Knight => self.leaps(&mover, &KNIGHT, list),
-                Kind::King => self.leaps(&mover, &KING, list),
-                Kind::Pawn => self.pawn(&mover, us, self.moved & (1 << slot) == 0, list),
+                Kind::Knight => self.leaps(&mover, &KNIGHT, reach, list),
+                Kind::King => self.leaps(&mover, &KING, reach, list),
+                Kind::Pawn => self.pawn(&mover, us, self.moved & (1 << slot) == 0, reach, list),
             }
         }
     }
 
-    /// Adds the step `mover.from → to` if it is legal; `to` is empty or
-    /// holds an enemy tile.
-    #[inline]
-    fn push_step(&mut self, mover: &Mover, to: Square, capture: bool, list: &mut MoveList) {
-        let mv = Move::Step {
-            from: mover.from,
-            to,
-        };
-        let legal = if capture {
-            mover.removable && (!mover.test_king || self.survives(mv, false))
-        } else if mover.removable {
-            self.has_neighbour_besides(to, mover.from)
-                && (!mover.test_king || self.survives(mv, false))
+    /// Adds the step `mover.from → to` if the connection rule's cheap test
+    /// allows it; `to` is empty or holds an enemy tile.
+    #[inline(always)]
+    fn push_step(&self, mover: &Mover, to: Square, capture: bool, list: &mut MoveList) {
+        // After a capture the occupied squares are the old ones less the
+        // mover's origin; otherwise the mover must touch some other tile.
+        let possible = if capture {
+            mover.removable
         } else {
-            // The mover holds the table together: it must join the parts
-            // again from its new square.
-            self.has_neighbour_besides(to, mover.from) && self.survives_group(mv, mover.test_king)
+            self.has_neighbour_besides(to, mover.from)
         };
-        if legal {
-            list.push(mv);
+        if possible {
+            list.push(Move::Step {
+                from: mover.from,
+                to,
+            });
         }
-    }
-
-    /// Like `survives` with the group test, and the king test only if asked.
-    fn survives_group(&mut self, mv: Move, test_king: bool) -> bool {
-        let us = self.side;
-        let undo = self.apply_to_table(mv);
-        let ok = self.connected_without(0) && !(test_king && self.king_capturable(us));
-        self.revert_on_table(mv, undo);
-        ok
     }
 
     /// The target of a step onto `to`: `Some(capture)` if the mover may go
@@ -266,10 +484,10 @@ impl Position {
     #[inline(always)]
     fn tile_slot(&self, s: Square) -> Option<usize> {
         let slot = self.board[s.cell()];
-        (slot != super::position::NO_SLOT).then_some(slot as usize)
+        (slot != NO_SLOT).then_some(slot as usize)
     }
 
-    fn slides(&mut self, mover: &Mover, dirs: &[(i32, i32); 4], reach: Reach, list: &mut MoveList) {
+    fn slides(&self, mover: &Mover, dirs: &[(i32, i32); 4], reach: Reach, list: &mut MoveList) {
         for &(dx, dy) in dirs {
             let mut to = mover.from.offset(dx, dy);
             // Past the reach no square touches a tile: nothing legal there.
@@ -287,28 +505,31 @@ impl Position {
         }
     }
 
-    fn leaps(&mut self, mover: &Mover, offsets: &[(i32, i32); 8], list: &mut MoveList) {
+    fn leaps(&self, mover: &Mover, offsets: &[(i32, i32); 8], reach: Reach, list: &mut MoveList) {
         for &(dx, dy) in offsets {
             let to = mover.from.offset(dx, dy);
+            if !reach.contains(to) {
+                continue;
+            }
             if let Some(capture) = self.target(to) {
                 self.push_step(mover, to, capture, list);
             }
         }
     }
 
-    fn pawn(&mut self, mover: &Mover, us: Colour, unmoved: bool, list: &mut MoveList) {
+    fn pawn(&self, mover: &Mover, us: Colour, unmoved: bool, reach: Reach, list: &mut MoveList) {
         let f = us.forward();
-        let reach = if unmoved { 3 } else { 1 };
-        for n in 1..=reach {
+        let steps = if unmoved { 3 } else { 1 };
+        for n in 1..=steps {
             let to = mover.from.offset(0, n * f);
-            if self.occupied(to) {
+            if !reach.contains(to) || self.occupied(to) {
                 break;
             }
             self.push_step(mover, to, false, list);
         }
         for dx in [-1, 1] {
             let to = mover.from.offset(dx, f);
-            if self.target(to) == Some(true) {
+            if reach.contains(to) && self.target(to) == Some(true) {
                 self.push_step(mover, to, true, list);
             }
         }
@@ -320,14 +541,4 @@ struct Mover {
     from: Square,
     /// The table stays one group without it.
     removable: bool,
-    /// Its moves must be tried against the king.
-    test_king: bool,
-}
-
-/// True when `a` and `b` share a rank, file or diagonal: a tile leaving
-/// `a` could open a line onto a king on `b`.
-#[inline(always)]
-fn on_a_line(a: Square, b: Square) -> bool {
-    let (dx, dy) = (a.x - b.x, a.y - b.y);
-    dx == 0 || dy == 0 || dx == dy || dx == -dy
 }

@@ -14,6 +14,7 @@ use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
 use super::square::Square;
+use arrayvec::ArrayVec;
 use std::fmt;
 
 /// No tile: the board cell is empty, or the king is still in the pile.
@@ -53,6 +54,8 @@ pub struct Position {
     pub(super) kinds: [Kind; 32],
     /// The slots on the table.
     pub(super) present: u32,
+    /// For each slot on the table, the slots of the tiles touching it.
+    pub(super) adjacent: [u32; 32],
     /// The slots of captured tiles. They are not reused, so that unmaking
     /// a capture finds the captured tile's square and kind intact.
     pub(super) captured: u32,
@@ -120,6 +123,7 @@ impl Position {
             ys: [0; 32],
             kinds: [Kind::Pawn; 32],
             present: 0,
+            adjacent: [0; 32],
             captured: 0,
             moved: 0,
             kings: [NO_SLOT; 2],
@@ -385,15 +389,11 @@ impl Position {
                 let slot = self.board[from.cell()];
                 let captured = self.board[to.cell()];
                 if captured != NO_SLOT {
-                    self.present &= !(1 << captured);
+                    self.lift(captured as usize);
                     self.captured |= 1 << captured;
                 }
-                self.board[from.cell()] = NO_SLOT;
-                self.rows[(from.y & 63) as usize] &= !(1 << (from.x & 63));
-                self.board[to.cell()] = slot;
-                self.rows[(to.y & 63) as usize] |= 1 << (to.x & 63);
-                self.xs[slot as usize] = to.x;
-                self.ys[slot as usize] = to.y;
+                self.lift(slot as usize);
+                self.put(slot as usize, self.kinds[slot as usize], to);
                 TableUndo { slot, captured }
             }
         }
@@ -403,32 +403,32 @@ impl Position {
     #[inline]
     pub(super) fn revert_on_table(&mut self, mv: Move, undo: TableUndo) {
         let slot = undo.slot as usize;
+        self.lift(slot);
         match mv {
             Move::Place { piece, .. } => {
-                self.lift(slot);
                 if piece.kind == Kind::King {
                     self.kings[piece.colour.index()] = NO_SLOT;
                 }
             }
             Move::Step { from, to } => {
-                self.board[from.cell()] = slot as u8;
-                self.rows[(from.y & 63) as usize] |= 1 << (from.x & 63);
-                self.xs[slot] = from.x;
-                self.ys[slot] = from.y;
+                self.put(slot, self.kinds[slot], from);
                 if undo.captured != NO_SLOT {
-                    self.present |= 1 << undo.captured;
-                    self.captured &= !(1 << undo.captured);
-                    self.board[to.cell()] = undo.captured;
-                } else {
-                    self.board[to.cell()] = NO_SLOT;
-                    self.rows[(to.y & 63) as usize] &= !(1 << (to.x & 63));
+                    let c = undo.captured as usize;
+                    self.captured &= !(1 << c);
+                    self.put(c, self.kinds[c], to);
                 }
             }
         }
     }
 
-    /// Puts a tile of `kind` in `slot` on `square`.
+    /// Puts a tile of `kind` in `slot` on the empty `square`.
+    #[inline]
     fn put(&mut self, slot: usize, kind: Kind, square: Square) {
+        let neighbours = self.neighbour_slots(square);
+        for n in Slots(neighbours) {
+            self.adjacent[n] |= 1 << slot;
+        }
+        self.adjacent[slot] = neighbours;
         self.present |= 1 << slot;
         self.kinds[slot] = kind;
         self.xs[slot] = square.x;
@@ -438,7 +438,12 @@ impl Position {
     }
 
     /// Takes the tile in `slot` off the table.
+    #[inline]
     fn lift(&mut self, slot: usize) {
+        for n in Slots(self.adjacent[slot]) {
+            self.adjacent[n] &= !(1 << slot);
+        }
+        self.adjacent[slot] = 0;
         let square = self.square_of(slot);
         self.present &= !(1 << slot);
         self.board[square.cell()] = NO_SLOT;
@@ -509,7 +514,7 @@ impl Position {
 
     /// The slots of the tiles touching `square`.
     #[inline]
-    fn neighbour_slots(&self, square: Square) -> u32 {
+    pub(super) fn neighbour_slots(&self, square: Square) -> u32 {
         let mut ring = self.ring(square) & !CENTRE;
         let mut slots = 0;
         while ring != 0 {
@@ -523,6 +528,7 @@ impl Position {
 
     /// True when the tiles on the table, less the slots in `skip`, are one
     /// group (or none).
+    #[inline]
     pub(super) fn connected_without(&self, skip: u32) -> bool {
         let all = self.present & !skip;
         let mut seen = all & all.wrapping_neg();
@@ -530,11 +536,88 @@ impl Position {
         while todo != 0 {
             let slot = todo.trailing_zeros() as usize;
             todo &= todo - 1;
-            let new = self.neighbour_slots(self.square_of(slot)) & all & !seen;
+            let new = self.adjacent[slot] & all & !seen;
             seen |= new;
             todo |= new;
         }
         seen == all
+    }
+
+    /// The tiles that hold the table together: without any one of them the
+    /// rest falls apart. Hopcroft and Tarjan's depth-first search, on the
+    /// adjacency masks.
+    pub(super) fn articulation_points(&self, skip: u32) -> u32 {
+        let all = self.present & !skip;
+        if all.count_ones() < 3 {
+            return 0;
+        }
+        let mut order = [0u8; 32];
+        let mut low = [0u8; 32];
+        let mut parent = [NO_SLOT; 32];
+        let mut stack: [(u8, u32); 32] = [(0, 0); 32];
+        let root = all.trailing_zeros() as usize;
+        let mut depth = 1;
+        let mut time = 1;
+        let mut root_children = 0;
+        let mut points = 0;
+        order[root] = 1;
+        low[root] = 1;
+        stack[0] = (root as u8, self.adjacent[root] & all);
+        while depth > 0 {
+            let (v, rest) = stack[depth - 1];
+            let v = v as usize;
+            if rest != 0 {
+                let w = rest.trailing_zeros() as usize;
+                stack[depth - 1].1 = rest & (rest - 1);
+                if order[w] == 0 {
+                    time += 1;
+                    order[w] = time;
+                    low[w] = time;
+                    parent[w] = v as u8;
+                    stack[depth] = (w as u8, self.adjacent[w] & all);
+                    depth += 1;
+                } else if w != parent[v] as usize {
+                    low[v] = low[v].min(order[w]);
+                }
+            } else {
+                depth -= 1;
+                let p = parent[v];
+                if p != NO_SLOT {
+                    let p = p as usize;
+                    low[p] = low[p].min(low[v]);
+                    if p == root {
+                        root_children += 1;
+                    } else if low[v] >= order[p] {
+                        points |= 1 << p;
+                    }
+                }
+            }
+        }
+        if root_children > 1 {
+            points |= 1 << root;
+        }
+        points
+    }
+
+    /// The groups the table falls into without the tile in `slot`.
+    pub(super) fn parts_without(&self, slot: usize) -> ArrayVec<u32, 8> {
+        let mut parts = ArrayVec::new();
+        let mut left = self.present & !(1 << slot);
+        while left != 0 {
+            let mut seen = left & left.wrapping_neg();
+            let mut todo = seen;
+            while todo != 0 {
+                let s = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                let new = self.adjacent[s] & left & !seen;
+                seen |= new;
+                todo |= new;
+            }
+            // A tile has 8 neighbours, which fall into at most 4 groups.
+            parts.push(seen);
+            left &= !seen;
+        }
+        parts
     }
 
     /// True when the tile in `slot` can leave the table (be captured, or
@@ -586,17 +669,6 @@ impl Position {
         let target = self.square_of(king as usize);
         Slots(self.present & colour_mask(colour.opposite()))
             .any(|s| self.attacks(s, target) && self.removable(s))
-    }
-
-    /// True when some enemy tile attacks `colour`'s king by movement alone,
-    /// whether or not the capture would keep the table together.
-    pub(super) fn king_attacked_by_movement(&self, colour: Colour) -> bool {
-        let king = self.kings[colour.index()];
-        if king == NO_SLOT {
-            return false;
-        }
-        let target = self.square_of(king as usize);
-        Slots(self.present & colour_mask(colour.opposite())).any(|s| self.attacks(s, target))
     }
 
     /// The smallest box holding every tile: (min x, min y, max x, max y).

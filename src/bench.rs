@@ -1,0 +1,90 @@
+//! The `bench` command: a fixed workload whose node count is a signature of
+//! the move generator's behaviour and whose speed any machine can compare,
+//! as Stockfish's `bench` is for chess.
+
+use crate::rules::{perft, Position};
+use crate::search::playout::random_playout;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+
+/// Mid-game positions reached by random play, one position string a line.
+pub const POSITIONS: &str = include_str!("bench_positions.txt");
+
+/// The random playouts started from each bench position.
+pub const PLAYOUTS_PER_POSITION: u32 = 300;
+
+/// A playout ends at the latest after this many turns.
+pub const PLAYOUT_CAP: u32 = 300;
+
+/// The depth of the perft run on each bench position.
+pub const PERFT_DEPTH: u32 = 3;
+
+/// What one bench run counted and how long it took.
+#[derive(Clone, Debug, Default)]
+pub struct BenchReport {
+    /// Perft nodes over all positions: the behaviour signature.
+    pub perft_nodes: u64,
+    /// Time spent in perft.
+    pub perft_time: Duration,
+    /// Playouts played.
+    pub playouts: u64,
+    /// Turns played in all playouts.
+    pub playout_plies: u64,
+    /// Time spent in playouts.
+    pub playout_time: Duration,
+}
+
+impl BenchReport {
+    /// Perft nodes per second.
+    pub fn perft_nps(&self) -> u64 {
+        per_second(self.perft_nodes, self.perft_time)
+    }
+
+    /// Playout turns per second.
+    pub fn plies_per_second(&self) -> u64 {
+        per_second(self.playout_plies, self.playout_time)
+    }
+}
+
+fn per_second(count: u64, time: Duration) -> u64 {
+    (count as f64 / time.as_secs_f64().max(1e-9)) as u64
+}
+
+/// The bench positions, parsed.
+pub fn positions() -> Vec<Position> {
+    POSITIONS
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.parse().expect("bench positions are valid"))
+        .collect()
+}
+
+/// Runs the bench on one thread with a fixed seed; `report` is called with
+/// a line for each position as it finishes.
+pub fn run(mut report: impl FnMut(String)) -> BenchReport {
+    let mut total = BenchReport::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(0xC4E5);
+    for (i, start) in positions().iter().enumerate() {
+        let mut pos = start.clone();
+        let t = Instant::now();
+        let nodes = perft(&mut pos, PERFT_DEPTH);
+        total.perft_time += t.elapsed();
+        total.perft_nodes += nodes;
+
+        let t = Instant::now();
+        let mut plies = 0;
+        for _ in 0..PLAYOUTS_PER_POSITION {
+            let mut pos = start.clone();
+            plies += random_playout(&mut pos, &mut rng, PLAYOUT_CAP).plies as u64;
+        }
+        total.playout_time += t.elapsed();
+        total.playouts += PLAYOUTS_PER_POSITION as u64;
+        total.playout_plies += plies;
+        report(format!(
+            "position {:2}: perft {PERFT_DEPTH} {nodes:>9} nodes, {PLAYOUTS_PER_POSITION} playouts {plies:>7} plies",
+            i + 1
+        ));
+    }
+    total
+}
