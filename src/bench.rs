@@ -11,13 +11,13 @@ use std::time::{Duration, Instant};
 /// Mid-game positions reached by random play, one position string a line.
 pub const POSITIONS: &str = include_str!("bench_positions.txt");
 
-/// The random playouts started from each bench position.
+/// The random playouts started from each bench position by default.
 pub const PLAYOUTS_PER_POSITION: u32 = 300;
 
 /// A playout ends at the latest after this many turns.
 pub const PLAYOUT_CAP: u32 = 300;
 
-/// The depth of the perft run on each bench position.
+/// The depth of the perft run on each bench position by default.
 pub const PERFT_DEPTH: u32 = 3;
 
 /// What one bench run counted and how long it took.
@@ -60,29 +60,30 @@ pub fn positions() -> Vec<Position> {
         .collect()
 }
 
-/// Runs the bench on one thread with a fixed seed; `report` is called with
+/// Runs the bench on one thread with a fixed seed: perft to `depth` and
+/// `playouts` random playouts from each position. `report` is called with
 /// a line for each position as it finishes.
-pub fn run(mut report: impl FnMut(String)) -> BenchReport {
+pub fn run(depth: u32, playouts: u32, mut report: impl FnMut(String)) -> BenchReport {
     let mut total = BenchReport::default();
     let mut rng = ChaCha8Rng::seed_from_u64(0xC4E5);
     for (i, start) in positions().iter().enumerate() {
         let mut pos = start.clone();
         let t = Instant::now();
-        let nodes = perft(&mut pos, PERFT_DEPTH);
+        let nodes = perft(&mut pos, depth);
         total.perft_time += t.elapsed();
         total.perft_nodes += nodes;
 
         let t = Instant::now();
         let mut plies = 0;
-        for _ in 0..PLAYOUTS_PER_POSITION {
+        for _ in 0..playouts {
             let mut pos = start.clone();
             plies += random_playout(&mut pos, &mut rng, PLAYOUT_CAP).plies as u64;
         }
         total.playout_time += t.elapsed();
-        total.playouts += PLAYOUTS_PER_POSITION as u64;
+        total.playouts += playouts as u64;
         total.playout_plies += plies;
         report(format!(
-            "position {:2}: perft {PERFT_DEPTH} {nodes:>9} nodes, {PLAYOUTS_PER_POSITION} playouts {plies:>7} plies",
+            "position {:2}: perft {depth} {nodes:>9} nodes, {playouts} playouts {plies:>7} plies",
             i + 1
         ));
     }

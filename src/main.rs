@@ -25,7 +25,14 @@ enum Command {
         depth: u32,
     },
     /// Runs the fixed benchmark: perft and random playouts on one thread.
-    Bench,
+    Bench {
+        /// Perft depth on each bench position.
+        #[arg(long, default_value_t = chex::bench::PERFT_DEPTH)]
+        depth: u32,
+        /// Random playouts from each bench position.
+        #[arg(long, default_value_t = chex::bench::PLAYOUTS_PER_POSITION)]
+        playouts: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -50,8 +57,8 @@ fn main() -> ExitCode {
             println!("Nodes searched: {total}");
             ExitCode::SUCCESS
         }
-        Some(Command::Bench) => {
-            let report = chex::bench::run(|line| println!("{line}"));
+        Some(Command::Bench { depth, playouts }) => {
+            let report = chex::bench::run(depth, playouts, |line| println!("{line}"));
             println!("perft nodes: {}", report.perft_nodes);
             println!("perft nodes/s: {}", report.perft_nps());
             println!("playouts: {}", report.playouts);

@@ -30,23 +30,32 @@ pub const MAX_MOVES: usize = 2048;
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
 /// What a position's candidates need before they are known legal: which
-/// movers hold the table together, and what threatens the king. Computed
-/// once per position, it settles nearly every candidate without trying it
-/// on the table.
+/// movers hold the table together, and what threatens the king. Worked out
+/// once per position, and each part only when a candidate first needs it,
+/// it settles nearly every candidate without trying it on the table.
 #[derive(Clone, Debug)]
 pub struct Screen {
-    /// The side to move's tiles that hold the table together: their
-    /// captures are illegal and their other moves need a flood fill.
-    holding: u32,
+    reach: Reach,
     /// The slot of the side to move's king, or `NO_SLOT` while it is in
     /// the pile.
     king: u8,
+    /// The side to move's tiles that hold the table together: their
+    /// captures are illegal and their other moves need a flood fill. Until
+    /// `holding_known`, every tile that might (it failed the ring test).
+    holding: u32,
+    holding_known: bool,
     /// The side to move's tiles alone between its king and an enemy
-    /// slider: moving one could open the line.
-    shields: u32,
+    /// slider: moving one could open the line. `None` until needed.
+    shields: Option<u32>,
     /// The enemy tiles that attack the king by movement now.
-    attackers: ArrayVec<Attacker, 16>,
-    reach: Reach,
+    attackers: u32,
+    /// Their shapes, once a candidate has needed them.
+    shapes: ArrayVec<Attacker, 16>,
+    shapes_known: bool,
+    /// For each holding tile (by slot mod 16) that a candidate has needed:
+    /// the parts the table falls into without it, to be joined again.
+    parts: [[u32; 4]; 16],
+    parts_known: u32,
 }
 
 /// An enemy tile that attacks the king by movement, and the shape of the
@@ -60,7 +69,7 @@ struct Attacker {
     step: (i32, i32),
     distance: i32,
     /// The groups the table falls into without the attacker.
-    parts: ArrayVec<u32, 8>,
+    parts: ArrayVec<u32, 4>,
     /// With one part: the tiles that hold that part together.
     holding: u32,
 }
@@ -171,25 +180,25 @@ impl Position {
     /// Takes `&mut self` because candidates are tried on the table; the
     /// position is left exactly as it was.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
-        let screen = self.screen();
-        self.placements(&screen, self.piles[self.side.index()], list);
-        self.legal_steps(&screen, list);
+        let mut screen = self.screen();
+        self.placements(&mut screen, self.piles[self.side.index()], list);
+        self.legal_steps(&mut screen, list);
     }
 
     /// Appends the legal moves of the side to move's tiles on the table,
     /// without placements: with "draw" as one more option, these are the
     /// choices of a turn before the drawn tile is known.
     pub fn generate_steps(&mut self, list: &mut MoveList) {
-        let screen = self.screen();
-        self.legal_steps(&screen, list);
+        let mut screen = self.screen();
+        self.legal_steps(&mut screen, list);
     }
 
     /// Appends the legal placements of a drawn `kind` to `list`.
     pub fn generate_placements(&mut self, kind: Kind, list: &mut MoveList) {
         let mut pile = Pile::EMPTY;
         pile.add(kind);
-        let screen = self.screen();
-        self.placements(&screen, pile, list);
+        let mut screen = self.screen();
+        self.placements(&mut screen, pile, list);
     }
 
     /// Appends the candidate moves of the side to move's tiles to `list`:
@@ -204,28 +213,42 @@ impl Position {
     /// True when `mv`, a candidate of this position under `screen` (a step
     /// from [`Position::generate_step_candidates`], or a placement of a
     /// tile of the pile on a square touching the table), is legal.
-    pub fn candidate_is_legal(&mut self, mv: Move, screen: &Screen) -> bool {
+    pub fn candidate_is_legal(&mut self, mv: Move, screen: &mut Screen) -> bool {
         let (mover, to, capture) = match mv {
             Move::Step { from, to } => {
                 let slot = self.board[from.cell()] as usize;
+                let bit = 1 << slot;
                 let capture = self.occupied(to);
-                let group = screen.holding & (1 << slot) != 0 && !capture;
+                if screen.holding & bit != 0 && !screen.holding_known {
+                    screen.holding &= self.articulation_points(0);
+                    screen.holding_known = true;
+                }
+                if screen.holding & bit != 0 {
+                    // The mover holds the table together: it may not
+                    // capture, and must join every part again.
+                    if capture || !self.joins_parts(slot, to, screen) {
+                        return false;
+                    }
+                }
                 let exposes = screen.king != NO_SLOT
-                    && (slot == screen.king as usize || screen.shields & (1 << slot) != 0);
-                if group || exposes {
-                    return self.survives(mv, group);
+                    && (slot == screen.king as usize || self.shields_of(screen) & bit != 0);
+                if exposes {
+                    return self.survives(mv);
                 }
                 (Some(slot), to, capture)
             }
             Move::Place { piece, to } => {
                 if piece.kind == Kind::King {
-                    return self.survives(mv, false);
+                    return self.survives(mv);
                 }
                 (None, to, false)
             }
         };
-        if screen.attackers.is_empty() {
+        if screen.attackers == 0 {
             return true;
+        }
+        if !screen.shapes_known {
+            self.shape_attackers(screen);
         }
         let mut neighbours = self.neighbour_slots(to);
         if let Some(m) = mover {
@@ -236,48 +259,75 @@ impl Position {
         } else {
             NO_SLOT as usize
         };
-        for attacker in &screen.attackers {
+        for attacker in &screen.shapes {
             if attacker.slot == captured || attacker.blocked_by(to) {
                 continue;
             }
             match attacker.connects_after(mover, neighbours, capture) {
                 Some(false) => {}
                 Some(true) => return false,
-                None => return self.survives(mv, false),
+                None => return self.survives(mv),
             }
         }
         true
     }
 
-    /// Computes the [`Screen`] of the side to move.
+    /// Computes the [`Screen`] of the side to move: the cheap parts now,
+    /// the rest when a candidate needs them.
     pub fn screen(&self) -> Screen {
         let us = self.side;
         let ours = self.present & colour_mask(us);
-        let reach = self.reach();
-        // The ring test clears most tiles; one search settles the rest.
-        let suspects = Slots(ours).any(|s| !ring_connected(self.ring(self.square_of(s))));
-        let holding = if suspects {
-            self.articulation_points(0) & ours
-        } else {
-            0
-        };
+        // The ring test clears most tiles; a search settles the rest.
+        let suspects = Slots(ours)
+            .filter(|&s| !ring_connected(self.ring(self.square_of(s))))
+            .fold(0, |m, s| m | 1 << s);
         let king = self.kings[us.index()];
-        let mut screen = Screen {
-            holding,
-            king,
-            shields: 0,
-            attackers: ArrayVec::new(),
-            reach,
+        let attackers = if king == NO_SLOT {
+            0
+        } else {
+            let target = self.square_of(king as usize);
+            Slots(self.present & colour_mask(us.opposite()))
+                .filter(|&s| self.attacks(s, target))
+                .fold(0, |m, s| m | 1 << s)
         };
-        if king == NO_SLOT {
-            return screen;
+        Screen {
+            reach: self.reach(),
+            king,
+            holding: suspects,
+            holding_known: suspects == 0,
+            shields: None,
+            attackers,
+            shapes: ArrayVec::new(),
+            shapes_known: false,
+            parts: [[0; 4]; 16],
+            parts_known: 0,
         }
-        let target = self.square_of(king as usize);
-        screen.shields = self.shields(target, reach);
-        for slot in Slots(self.present & colour_mask(us.opposite())) {
-            if !self.attacks(slot, target) {
-                continue;
-            }
+    }
+
+    /// True when the holding tile in `slot`, moved to the empty `to`,
+    /// touches every part of the table it left.
+    fn joins_parts(&self, slot: usize, to: Square, screen: &mut Screen) -> bool {
+        let i = slot & 15;
+        if screen.parts_known & (1 << i) == 0 {
+            let parts = self.parts_without(slot);
+            screen.parts[i] = [0; 4];
+            screen.parts[i][..parts.len()].copy_from_slice(&parts);
+            screen.parts_known |= 1 << i;
+        }
+        let touching = self.neighbour_slots(to) & !(1 << slot);
+        screen.parts[i].iter().all(|&p| p == 0 || p & touching != 0)
+    }
+
+    fn shields_of(&self, screen: &mut Screen) -> u32 {
+        *screen
+            .shields
+            .get_or_insert_with(|| self.shields(self.square_of(screen.king as usize), screen.reach))
+    }
+
+    /// Works out the shape of the table without each attacker.
+    fn shape_attackers(&self, screen: &mut Screen) {
+        let target = self.square_of(screen.king as usize);
+        for slot in Slots(screen.attackers) {
             let square = self.square_of(slot);
             let (dx, dy) = (target.x - square.x, target.y - square.y);
             let slider = matches!(self.kinds[slot], Kind::Queen | Kind::Rook | Kind::Bishop);
@@ -287,7 +337,7 @@ impl Position {
             } else {
                 0
             };
-            screen.attackers.push(Attacker {
+            screen.shapes.push(Attacker {
                 slot,
                 square,
                 step: if slider {
@@ -300,7 +350,7 @@ impl Position {
                 holding,
             });
         }
-        screen
+        screen.shapes_known = true;
     }
 
     /// The side to move's tiles that stand alone between its king on
@@ -345,12 +395,12 @@ impl Position {
         }
     }
 
-    /// True when, after `mv` is played on the table, the table is one group
-    /// (if `check_group`) and the mover's king is not capturable.
-    fn survives(&mut self, mv: Move, check_group: bool) -> bool {
+    /// True when, after `mv` is played on the table, the mover's king is
+    /// not capturable.
+    fn survives(&mut self, mv: Move) -> bool {
         let us = self.side;
         let undo = self.apply_to_table(mv);
-        let ok = (!check_group || self.connected_without(0)) && !self.king_capturable(us);
+        let ok = !self.king_capturable(us);
         self.revert_on_table(mv, undo);
         ok
     }
@@ -380,7 +430,7 @@ impl Position {
         }
     }
 
-    fn placements(&mut self, screen: &Screen, pile: Pile, list: &mut MoveList) {
+    fn placements(&mut self, screen: &mut Screen, pile: Pile, list: &mut MoveList) {
         let us = self.side;
         let others: ArrayVec<Kind, 5> = pile.kinds().filter(|&k| k != Kind::King).collect();
         let king_left = pile.count(Kind::King) > 0;
@@ -416,7 +466,7 @@ impl Position {
     }
 
     /// Keeps the legal ones of the step candidates.
-    fn legal_steps(&mut self, screen: &Screen, list: &mut MoveList) {
+    fn legal_steps(&mut self, screen: &mut Screen, list: &mut MoveList) {
         let start = list.len();
         self.step_candidates(screen, list);
         let mut kept = start;
@@ -432,36 +482,60 @@ impl Position {
 
     fn step_candidates(&mut self, screen: &Screen, list: &mut MoveList) {
         let us = self.side;
-        let reach = screen.reach;
+        let area = Area {
+            reach: screen.reach,
+            touch: self.touch(screen.reach),
+        };
         for slot in Slots(self.present & colour_mask(us)) {
             let mover = Mover {
                 from: self.square_of(slot),
-                removable: screen.holding & (1 << slot) == 0,
+                removable: !screen.holding_known || screen.holding & (1 << slot) == 0,
             };
             match self.kinds[slot] {
                 Kind::Queen => {
-                    self.slides(&mover, &ORTHOGONAL, reach, list);
-                    self.slides(&mover, &DIAGONAL, reach, list);
+                    self.slides(&mover, &ORTHOGONAL, &area, list);
+                    self.slides(&mover, &DIAGONAL, &area, list);
                 }
-                Kind::Rook => self.slides(&mover, &ORTHOGONAL, reach, list),
-                Kind::Bishop => self.slides(&mover, &DIAGONAL, reach, list),
-                Kind::Knight => self.leaps(&mover, &KNIGHT, reach, list),
-                Kind::King => self.leaps(&mover, &KING, reach, list),
-                Kind::Pawn => self.pawn(&mover, us, self.moved & (1 << slot) == 0, reach, list),
+                Kind::Rook => self.slides(&mover, &ORTHOGONAL, &area, list),
+                Kind::Bishop => self.slides(&mover, &DIAGONAL, &area, list),
+                Kind::Knight => self.leaps(&mover, &KNIGHT, &area, list),
+                Kind::King => self.leaps(&mover, &KING, &area, list),
+                Kind::Pawn => self.pawn(&mover, us, self.moved & (1 << slot) == 0, &area, list),
             }
         }
+    }
+
+    /// For each torus row of the reach, the squares touching a tile.
+    fn touch(&self, reach: Reach) -> [u64; 64] {
+        let mut touch = [0; 64];
+        for y in reach.min_y..=reach.max_y {
+            let row = |dy: i32| self.rows[((y + dy) & 63) as usize];
+            let band = row(-1) | row(0) | row(1);
+            touch[(y & 63) as usize] = band | band.rotate_left(1) | band.rotate_right(1);
+        }
+        touch
     }
 
     /// Adds the step `mover.from → to` if the connection rule's cheap test
     /// allows it; `to` is empty or holds an enemy tile.
     #[inline(always)]
-    fn push_step(&self, mover: &Mover, to: Square, capture: bool, list: &mut MoveList) {
+    fn push_step(
+        &self,
+        mover: &Mover,
+        to: Square,
+        capture: bool,
+        area: &Area,
+        list: &mut MoveList,
+    ) {
         // After a capture the occupied squares are the old ones less the
         // mover's origin; otherwise the mover must touch some other tile.
+        // Away from its origin, touching any tile is touching another one.
         let possible = if capture {
             mover.removable
-        } else {
+        } else if to.is_adjacent(mover.from) {
             self.has_neighbour_besides(to, mover.from)
+        } else {
+            area.touches(to)
         };
         if possible {
             list.push(Move::Step {
@@ -487,58 +561,85 @@ impl Position {
         (slot != NO_SLOT).then_some(slot as usize)
     }
 
-    fn slides(&self, mover: &Mover, dirs: &[(i32, i32); 4], reach: Reach, list: &mut MoveList) {
+    fn slides(&self, mover: &Mover, dirs: &[(i32, i32); 4], area: &Area, list: &mut MoveList) {
+        let (from, reach) = (mover.from, area.reach);
         for &(dx, dy) in dirs {
-            let mut to = mover.from.offset(dx, dy);
             // Past the reach no square touches a tile: nothing legal there.
-            while reach.contains(to) {
-                match self.target(to) {
-                    Some(false) => self.push_step(mover, to, false, list),
-                    Some(true) => {
-                        self.push_step(mover, to, true, list);
-                        break;
-                    }
-                    None => break,
-                }
+            let room = |d: i32, at: i32, lo: i32, hi: i32| match d {
+                1 => hi - at,
+                -1 => at - lo,
+                _ => i32::MAX,
+            };
+            let steps = room(dx, from.x, reach.min_x, reach.max_x).min(room(
+                dy,
+                from.y,
+                reach.min_y,
+                reach.max_y,
+            ));
+            let mut to = from;
+            for _ in 0..steps {
                 to = to.offset(dx, dy);
+                if self.occupied(to) {
+                    if self.target(to) == Some(true) {
+                        self.push_step(mover, to, true, area, list);
+                    }
+                    break;
+                }
+                self.push_step(mover, to, false, area, list);
             }
         }
     }
 
-    fn leaps(&self, mover: &Mover, offsets: &[(i32, i32); 8], reach: Reach, list: &mut MoveList) {
+    fn leaps(&self, mover: &Mover, offsets: &[(i32, i32); 8], area: &Area, list: &mut MoveList) {
         for &(dx, dy) in offsets {
             let to = mover.from.offset(dx, dy);
-            if !reach.contains(to) {
+            if !area.reach.contains(to) {
                 continue;
             }
             if let Some(capture) = self.target(to) {
-                self.push_step(mover, to, capture, list);
+                self.push_step(mover, to, capture, area, list);
             }
         }
     }
 
-    fn pawn(&self, mover: &Mover, us: Colour, unmoved: bool, reach: Reach, list: &mut MoveList) {
+    fn pawn(&self, mover: &Mover, us: Colour, unmoved: bool, area: &Area, list: &mut MoveList) {
         let f = us.forward();
         let steps = if unmoved { 3 } else { 1 };
         for n in 1..=steps {
             let to = mover.from.offset(0, n * f);
-            if !reach.contains(to) || self.occupied(to) {
+            if !area.reach.contains(to) || self.occupied(to) {
                 break;
             }
-            self.push_step(mover, to, false, list);
+            self.push_step(mover, to, false, area, list);
         }
         for dx in [-1, 1] {
             let to = mover.from.offset(dx, f);
-            if reach.contains(to) && self.target(to) == Some(true) {
-                self.push_step(mover, to, true, list);
+            if area.reach.contains(to) && self.target(to) == Some(true) {
+                self.push_step(mover, to, true, area, list);
             }
         }
+    }
+}
+
+/// Where the side to move's tiles may go, connection-wise.
+struct Area {
+    /// The box of all legal destinations.
+    reach: Reach,
+    /// For each torus row of the reach, the squares touching a tile.
+    touch: [u64; 64],
+}
+
+impl Area {
+    #[inline(always)]
+    fn touches(&self, s: Square) -> bool {
+        self.touch[(s.y & 63) as usize] & (1 << (s.x & 63)) != 0
     }
 }
 
 /// The tile about to move, and what is known of it before its targets.
 struct Mover {
     from: Square,
-    /// The table stays one group without it.
+    /// The table may stay one group without it: its captures are
+    /// candidates.
     removable: bool,
 }

@@ -204,6 +204,9 @@ impl Position {
                 pos.kings[colour.index()] = slot as u8;
             }
         }
+        for slot in Slots(pos.present) {
+            pos.link(slot);
+        }
         pos.recompute_sums();
         if pos.king_capturable(side.opposite()) {
             return Err(PositionError::OpponentInCheck);
@@ -368,7 +371,8 @@ impl Position {
     }
 
     /// Moves tiles on the table only: no piles, clocks, side or hash. Used
-    /// to try a move before keeping it.
+    /// to try a move before keeping it. The adjacency masks are kept: the
+    /// flood fills that tried moves need run on them.
     #[inline]
     pub(super) fn apply_to_table(&mut self, mv: Move) -> TableUndo {
         match mv {
@@ -376,6 +380,7 @@ impl Position {
                 let free = !(self.present | self.captured) & colour_mask(piece.colour);
                 let slot = free.trailing_zeros() as usize;
                 self.put(slot, piece.kind, to);
+                self.link(slot);
                 self.moved &= !(1 << slot);
                 if piece.kind == Kind::King {
                     self.kings[piece.colour.index()] = slot as u8;
@@ -389,11 +394,14 @@ impl Position {
                 let slot = self.board[from.cell()];
                 let captured = self.board[to.cell()];
                 if captured != NO_SLOT {
+                    self.unlink(captured as usize);
                     self.lift(captured as usize);
                     self.captured |= 1 << captured;
                 }
+                self.unlink(slot as usize);
                 self.lift(slot as usize);
                 self.put(slot as usize, self.kinds[slot as usize], to);
+                self.link(slot as usize);
                 TableUndo { slot, captured }
             }
         }
@@ -403,6 +411,7 @@ impl Position {
     #[inline]
     pub(super) fn revert_on_table(&mut self, mv: Move, undo: TableUndo) {
         let slot = undo.slot as usize;
+        self.unlink(slot);
         self.lift(slot);
         match mv {
             Move::Place { piece, .. } => {
@@ -416,19 +425,36 @@ impl Position {
                     let c = undo.captured as usize;
                     self.captured &= !(1 << c);
                     self.put(c, self.kinds[c], to);
+                    self.link(c);
                 }
+                self.link(slot);
             }
         }
+    }
+
+    /// Records the tile in `slot` in the adjacency masks of the tiles
+    /// around it and its own.
+    #[inline]
+    fn link(&mut self, slot: usize) {
+        let neighbours = self.neighbour_slots(self.square_of(slot));
+        for n in Slots(neighbours) {
+            self.adjacent[n] |= 1 << slot;
+        }
+        self.adjacent[slot] = neighbours;
+    }
+
+    /// Removes the tile in `slot` from the adjacency masks.
+    #[inline]
+    fn unlink(&mut self, slot: usize) {
+        for n in Slots(self.adjacent[slot]) {
+            self.adjacent[n] &= !(1 << slot);
+        }
+        self.adjacent[slot] = 0;
     }
 
     /// Puts a tile of `kind` in `slot` on the empty `square`.
     #[inline]
     fn put(&mut self, slot: usize, kind: Kind, square: Square) {
-        let neighbours = self.neighbour_slots(square);
-        for n in Slots(neighbours) {
-            self.adjacent[n] |= 1 << slot;
-        }
-        self.adjacent[slot] = neighbours;
         self.present |= 1 << slot;
         self.kinds[slot] = kind;
         self.xs[slot] = square.x;
@@ -440,10 +466,6 @@ impl Position {
     /// Takes the tile in `slot` off the table.
     #[inline]
     fn lift(&mut self, slot: usize) {
-        for n in Slots(self.adjacent[slot]) {
-            self.adjacent[n] &= !(1 << slot);
-        }
-        self.adjacent[slot] = 0;
         let square = self.square_of(slot);
         self.present &= !(1 << slot);
         self.board[square.cell()] = NO_SLOT;
@@ -600,7 +622,7 @@ impl Position {
     }
 
     /// The groups the table falls into without the tile in `slot`.
-    pub(super) fn parts_without(&self, slot: usize) -> ArrayVec<u32, 8> {
+    pub(super) fn parts_without(&self, slot: usize) -> ArrayVec<u32, 4> {
         let mut parts = ArrayVec::new();
         let mut left = self.present & !(1 << slot);
         while left != 0 {
@@ -613,7 +635,8 @@ impl Position {
                 seen |= new;
                 todo |= new;
             }
-            // A tile has 8 neighbours, which fall into at most 4 groups.
+            // Each part holds a neighbour of the tile, and its 8
+            // neighbours fall into at most 4 groups around it.
             parts.push(seen);
             left &= !seen;
         }

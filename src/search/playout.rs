@@ -36,7 +36,7 @@ pub fn random_playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32) ->
         let us = pos.side_to_move();
         let pile = pos.pile(us);
         list.clear();
-        let screen = pos.generate_step_candidates(&mut list);
+        let mut screen = pos.generate_step_candidates(&mut list);
         // Pick uniformly among the untested candidates and "draw"; a pick
         // that fails its test is dropped and the pick repeated, which is
         // uniform over the legal ones.
@@ -47,7 +47,7 @@ pub fn random_playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32) ->
             if pick == list.len() {
                 break;
             }
-            if pos.candidate_is_legal(list[pick], &screen) {
+            if pos.candidate_is_legal(list[pick], &mut screen) {
                 chosen = Some(list[pick]);
                 break;
             }
@@ -71,7 +71,7 @@ pub fn random_playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32) ->
                         piece,
                         to: squares[pick],
                     };
-                    if pos.candidate_is_legal(mv, &screen) {
+                    if pos.candidate_is_legal(mv, &mut screen) {
                         placed = Some(mv);
                         break;
                     }
