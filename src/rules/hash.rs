@@ -172,10 +172,8 @@ mod tests {
             for &b in &samples {
                 let expect = ((a as u128 * b as u128) % P as u128) as u64;
                 assert_eq!(mul(a, b), expect, "{a} * {b}");
-                assert_eq!(
-                    add(a % P, b % P),
-                    ((a % P) as u128 + (b % P) as u128) as u64 % P
-                );
+                let sum = ((a % P) as u128 + (b % P) as u128) % P as u128;
+                assert_eq!(add(a % P, b % P), sum as u64, "{a} + {b}");
                 assert_eq!(add(sub(a % P, b % P), b % P), a % P);
             }
         }

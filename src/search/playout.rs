@@ -6,8 +6,13 @@
 //! uniformly random tile of the pile and places it on a uniformly random
 //! legal square; a drawn tile that cannot be placed ends the game as
 //! RULES.md section 5 says.
+//!
+//! Only the picked move is tested: the candidates are a cheap superset of
+//! the legal moves, a pick that fails its test is struck out and the pick
+//! repeated. The result is uniform over the legal moves, at the cost of one
+//! test per pick instead of one per candidate.
 
-use crate::rules::{Ending, GameEnd, Move, MoveList, Piece, Position, Square};
+use crate::rules::{Ending, GameEnd, Kind, Move, MoveList, Piece, Position, Square};
 use arrayvec::ArrayVec;
 use rand::Rng;
 
@@ -20,6 +25,56 @@ pub struct Playout {
     pub plies: u32,
 }
 
+/// What a random turn came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// A legal move: a piece move, or the placement of a drawn tile.
+    Play(Move),
+    /// The side drew a tile of this kind and cannot place it.
+    Stuck(Kind),
+    /// The pile is empty and no tile can move.
+    NoMove,
+}
+
+/// Picks a uniformly random turn for the side to move: "draw" counts as
+/// one option beside each legal piece move.
+pub fn random_turn(pos: &mut Position, rng: &mut impl Rng) -> Turn {
+    let us = pos.side_to_move();
+    let pile = pos.pile(us);
+    let mut list = MoveList::new();
+    let mut screen = pos.generate_step_candidates(&mut list);
+    let draw = usize::from(!pile.is_empty());
+    loop {
+        if list.is_empty() && draw == 0 {
+            return Turn::NoMove;
+        }
+        let pick = rng.gen_range(0..list.len() + draw);
+        if pick == list.len() {
+            break;
+        }
+        if pos.candidate_is_legal(list[pick], &mut screen) {
+            return Turn::Play(list[pick]);
+        }
+        list.swap_remove(pick);
+    }
+    let kind = pile.nth(rng.gen_range(0..pile.len()));
+    let piece = Piece::new(us, kind);
+    let mut squares: ArrayVec<Square, 256> = ArrayVec::new();
+    pos.frontier(|_, s| squares.push(s));
+    while !squares.is_empty() {
+        let pick = rng.gen_range(0..squares.len());
+        let mv = Move::Place {
+            piece,
+            to: squares[pick],
+        };
+        if pos.candidate_is_legal(mv, &mut screen) {
+            return Turn::Play(mv);
+        }
+        squares.swap_remove(pick);
+    }
+    Turn::Stuck(kind)
+}
+
 /// Plays random turns from `pos` until the game ends or `max_plies` turns
 /// have been played; `pos` is left at the final position.
 ///
@@ -30,60 +85,16 @@ pub fn random_playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32) ->
     // fifty-move rule ends a game before more than 101 accumulate.
     let mut keys: ArrayVec<u64, 101> = ArrayVec::new();
     keys.push(pos.hash());
-    let mut list = MoveList::new();
-    let mut squares: ArrayVec<Square, 256> = ArrayVec::new();
     for plies in 0..max_plies {
-        let us = pos.side_to_move();
-        let pile = pos.pile(us);
-        list.clear();
-        let mut screen = pos.generate_step_candidates(&mut list);
-        // Pick uniformly among the untested candidates and "draw"; a pick
-        // that fails its test is dropped and the pick repeated, which is
-        // uniform over the legal ones.
-        let mut chosen = None;
-        let draw = usize::from(!pile.is_empty());
-        while !list.is_empty() || draw == 1 {
-            let pick = rng.gen_range(0..list.len() + draw);
-            if pick == list.len() {
-                break;
-            }
-            if pos.candidate_is_legal(list[pick], &mut screen) {
-                chosen = Some(list[pick]);
-                break;
-            }
-            list.swap_remove(pick);
-        }
-        let mv = match chosen {
-            Some(mv) => mv,
-            None if draw == 0 => {
-                let end = pos.ending();
+        let mv = match random_turn(pos, rng) {
+            Turn::Play(mv) => mv,
+            Turn::Stuck(kind) => {
+                let end = pos.ending_after_draw(kind);
                 return Playout { end, plies };
             }
-            None => {
-                let kind = pile.nth(rng.gen_range(0..pile.len()));
-                squares.clear();
-                pos.frontier(|_, s| squares.push(s));
-                let piece = Piece::new(us, kind);
-                let mut placed = None;
-                while !squares.is_empty() {
-                    let pick = rng.gen_range(0..squares.len());
-                    let mv = Move::Place {
-                        piece,
-                        to: squares[pick],
-                    };
-                    if pos.candidate_is_legal(mv, &mut screen) {
-                        placed = Some(mv);
-                        break;
-                    }
-                    squares.swap_remove(pick);
-                }
-                match placed {
-                    Some(mv) => mv,
-                    None => {
-                        let end = pos.ending_after_draw(kind);
-                        return Playout { end, plies };
-                    }
-                }
+            Turn::NoMove => {
+                let end = pos.ending();
+                return Playout { end, plies };
             }
         };
         pos.make(mv);
@@ -113,5 +124,90 @@ pub fn random_playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32) ->
     Playout {
         end: None,
         plies: max_plies,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use std::collections::HashMap;
+
+    /// Every option is chosen with its share, within five standard
+    /// deviations, and nothing illegal is ever chosen.
+    fn check_uniform(position: &str) {
+        let pos: Position = position.parse().unwrap();
+        let steps: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| matches!(m, Move::Step { .. }))
+            .collect();
+        let options = steps.len() + usize::from(!pos.pile(pos.side_to_move()).is_empty());
+        let trials = 400 * options;
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut counts: HashMap<Option<Move>, usize> = HashMap::new();
+        for _ in 0..trials {
+            let turn = random_turn(&mut pos.clone(), &mut rng);
+            let key = match turn {
+                Turn::Play(mv @ Move::Step { .. }) => Some(mv),
+                Turn::Play(mv @ Move::Place { piece, .. }) => {
+                    assert!(pos.legal_placements(piece.kind).contains(&mv), "{mv}");
+                    None
+                }
+                Turn::Stuck(kind) => {
+                    assert!(pos.legal_placements(kind).is_empty());
+                    None
+                }
+                Turn::NoMove => panic!("{position} has moves"),
+            };
+            *counts.entry(key).or_default() += 1;
+        }
+        let p = 1.0 / options as f64;
+        let sigma = (trials as f64 * p * (1.0 - p)).sqrt();
+        for (key, &n) in &counts {
+            if let Some(mv) = key {
+                assert!(steps.contains(mv), "{mv} is not legal in {position}");
+            }
+            let expected = trials as f64 * p;
+            assert!(
+                (n as f64 - expected).abs() < 5.0 * sigma,
+                "{key:?} chosen {n} times, expected {expected:.0} in {position}"
+            );
+        }
+        assert_eq!(counts.len(), options, "every option is chosen");
+    }
+
+    #[test]
+    fn turns_are_uniform_over_legal_moves_and_draw() {
+        for position in crate::bench::POSITIONS.lines().take(6) {
+            check_uniform(position);
+        }
+    }
+
+    #[test]
+    fn playouts_end_by_the_rules_or_the_cap() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..50 {
+            let mut pos = Position::startpos();
+            let playout = random_playout(&mut pos, &mut rng, 300);
+            match playout.end {
+                None => assert_eq!(playout.plies, 300),
+                Some(end) => match end.ending {
+                    Ending::Checkmate | Ending::Stalemate => {
+                        assert!(
+                            pos.legal_moves().is_empty() && pos.pile(pos.side_to_move()).is_empty()
+                        );
+                        assert_eq!(end.winner.is_some(), pos.in_check());
+                    }
+                    Ending::FiftyMoves => assert!(pos.halfmove_clock() >= 100),
+                    Ending::DrawnTileCheckmate(k) | Ending::DrawnTileStalemate(k) => {
+                        assert!(pos.legal_placements(k).is_empty());
+                        assert_eq!(end.winner.is_some(), pos.in_check());
+                    }
+                    Ending::Repetition => assert!(pos.halfmove_clock() >= 4),
+                },
+            }
+        }
     }
 }
