@@ -1,7 +1,10 @@
 //! CHEX: chess played with tiles on an open table.
 //!
-//! [`rules`] is the game itself, free of I/O and search.
+//! Three layers, one direction: [`rules`] is the game itself, free of I/O
+//! and search; [`search`] chooses moves on top of the rules; [`protocol`]
+//! parses, dispatches and prints. [`bench`] measures the first two.
 
 pub mod bench;
+pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -66,6 +66,9 @@ fn main() -> ExitCode {
             println!("playout plies/s: {}", report.plies_per_second());
             ExitCode::SUCCESS
         }
-        None => ExitCode::SUCCESS,
+        None => {
+            chex::protocol::Engine::new().run(std::io::stdin().lock());
+            ExitCode::SUCCESS
+        }
     }
 }

@@ -1,4 +1,172 @@
-//! Search: random playouts now; Information-Set MCTS to come. Depends on
-//! the rules, never the other way round.
+//! Search: choosing a move. Depends on the rules, never the other way
+//! round, and knows nothing of the protocol.
+//!
+//! The root decision of a turn is an [`Action`]: a move of a tile, or
+//! "draw", whose outcome (the kind drawn) is a chance event the engine
+//! cannot see in advance. Once the kind is known, the placement is the
+//! next decision.
 
+pub mod baseline;
+pub mod eval;
+pub mod flat;
 pub mod playout;
+pub mod time;
+
+use crate::rules::{Kind, Move, MoveList, Position};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+pub use time::Limits;
+
+/// A decision at the root of a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Play this move: a piece move, or a placement of the drawn tile.
+    Play(Move),
+    /// Draw the top tile of the pile, not yet known.
+    Draw,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Play(mv) => write!(f, "{mv}"),
+            Action::Draw => f.write_str("@"),
+        }
+    }
+}
+
+/// The choices of the side to move: with a drawn tile of `pending` kind,
+/// its legal placements; otherwise its legal piece moves and, while its
+/// pile is not empty, "draw".
+pub fn root_actions(pos: &Position, pending: Option<Kind>) -> Vec<Action> {
+    let mut list = MoveList::new();
+    let mut scratch = pos.clone();
+    match pending {
+        Some(kind) => scratch.generate_placements(kind, &mut list),
+        None => scratch.generate_steps(&mut list),
+    }
+    let mut actions: Vec<Action> = list.into_iter().map(Action::Play).collect();
+    if pending.is_none() && !pos.pile(pos.side_to_move()).is_empty() {
+        actions.push(Action::Draw);
+    }
+    actions
+}
+
+/// The players the engine can be, chosen with the `Player` option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// Flat Monte Carlo: playouts shared equally among the root actions.
+    Flat,
+    /// Takes the most valuable piece it can, else gives check, else plays
+    /// at random.
+    Greedy,
+    /// Uniformly random among the root actions.
+    Random,
+}
+
+impl Player {
+    /// Every player, in the order the `uci` option lists them.
+    pub const ALL: [Player; 3] = [Player::Flat, Player::Greedy, Player::Random];
+
+    /// The option value naming this player.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Player::Flat => "flat",
+            Player::Greedy => "greedy",
+            Player::Random => "random",
+        }
+    }
+}
+
+impl FromStr for Player {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Player, String> {
+        Player::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown player '{s}'"))
+    }
+}
+
+/// The engine's settings that shape a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    /// Worker threads.
+    pub threads: usize,
+    /// The seed of the search's randomness; 0 draws a fresh one each time.
+    pub seed: u64,
+    /// How many best actions to report.
+    pub multipv: usize,
+    /// A playout ends, judged by material, after this many turns.
+    pub playout_cap: u32,
+    /// Milliseconds kept back from each move's time for the channel.
+    pub move_overhead: u64,
+    /// Which player chooses.
+    pub player: Player,
+}
+
+/// What the search has learned of one root action.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ActionStats {
+    /// The action.
+    pub action: Action,
+    /// Playouts through it.
+    pub visits: u64,
+    /// Playouts won, drawn and lost by the side to move (a playout cut by
+    /// its cap counts its material win probability as a fraction).
+    pub wins: f64,
+    /// Playouts drawn.
+    pub draws: f64,
+    /// Playouts lost.
+    pub losses: f64,
+}
+
+impl ActionStats {
+    /// The mean result for the side to move, 0 (loss) to 1 (win).
+    pub fn value(&self) -> f64 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            (self.wins + 0.5 * self.draws) / self.visits as f64
+        }
+    }
+}
+
+/// A snapshot of a search, for `info` lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The root actions, best first.
+    pub actions: Vec<ActionStats>,
+    /// Iterations (playouts) so far.
+    pub nodes: u64,
+    /// Turns played in those playouts.
+    pub plies: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+}
+
+/// Chooses an action for the side to move of `pos` (with a drawn tile of
+/// `pending` kind, if any) within `limits`, calling `report` at least once
+/// a second and once at the end. Returns `None` when there is nothing to
+/// choose from. `stop` ends the search at once.
+pub fn search(
+    pos: &Position,
+    pending: Option<Kind>,
+    limits: &Limits,
+    params: &Params,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&Report),
+) -> Option<Action> {
+    let actions = root_actions(pos, pending);
+    if actions.is_empty() {
+        return None;
+    }
+    match params.player {
+        Player::Flat => Some(flat::search(pos, &actions, limits, params, stop, report)),
+        Player::Greedy => Some(baseline::greedy(pos, &actions, params.seed)),
+        Player::Random => Some(baseline::random(&actions, params.seed)),
+    }
+}

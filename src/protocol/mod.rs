@@ -1,0 +1,562 @@
+//! The line protocol over stdin/stdout (protocol.md): reads commands,
+//! keeps the game and the options, starts searches on their own thread and
+//! prints. It parses, dispatches and prints; the rules and the search do
+//! the rest.
+//!
+//! A line that cannot be understood gets exactly one `info string error:`
+//! line and changes nothing.
+
+pub mod command;
+pub mod options;
+
+use crate::rules::{kind_name, Ending, Game, GameEnd, Kind, MoveToken, Position};
+use crate::search::{self, Action, Report};
+use command::{shorten, Command, Start};
+use options::Options;
+use std::fmt::Write as _;
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// Lines longer than this are refused unread: no command needs so much.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Prints one line and flushes it, so a GUI sees it at once.
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    // A closed stdout means nobody is listening: nothing left to tell.
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn error(message: &str) {
+    say(&format!("info string error: {message}"));
+}
+
+/// Work running on its own thread: a search, a perft or a bench.
+struct Job {
+    handle: JoinHandle<()>,
+    stop: Arc<AtomicBool>,
+    /// `stop` ends it; otherwise it runs to its end.
+    stoppable: bool,
+    /// It ends only when stopped.
+    infinite: bool,
+}
+
+/// The engine as the protocol sees it.
+pub struct Engine {
+    game: Game,
+    /// The kind of a tile the side to move has drawn and must place.
+    pending: Option<Kind>,
+    options: Options,
+    job: Option<Job>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine at the start position with default options.
+    pub fn new() -> Engine {
+        Engine {
+            game: Game::new(Position::startpos()),
+            pending: None,
+            options: Options::default(),
+            job: None,
+        }
+    }
+
+    /// Reads commands from `input` until `quit` or its end.
+    ///
+    /// On `quit` a search is stopped (its `bestmove` still printed) and a
+    /// perft or bench abandoned. At the end of input the engine first lets
+    /// running work finish, so that a piped script gets its answers; only
+    /// `go infinite` is stopped.
+    pub fn run(&mut self, mut input: impl BufRead) {
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match read_line(&mut input, &mut line) {
+                Ok(0) => {
+                    if let Some(job) = self.job.take() {
+                        if job.infinite {
+                            job.stop.store(true, Ordering::Relaxed);
+                        }
+                        let _ = job.handle.join();
+                    }
+                    return;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    error(&e);
+                    continue;
+                }
+            }
+            let Ok(text) = std::str::from_utf8(&line) else {
+                error("the line is not UTF-8 text");
+                continue;
+            };
+            if !self.handle(text) {
+                break;
+            }
+        }
+        if let Some(job) = self.job.take() {
+            if job.stoppable {
+                job.stop.store(true, Ordering::Relaxed);
+                let _ = job.handle.join();
+            }
+        }
+    }
+
+    /// Carries out one line; false when the engine should exit.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let command = match command::parse(line) {
+            Ok(Some(c)) => c,
+            Ok(None) => return true,
+            Err(e) => {
+                error(&e);
+                return true;
+            }
+        };
+        if self.busy() && command.needs_idle() {
+            error("the engine is busy (a search, perft or bench runs): wait for it or send stop");
+            return true;
+        }
+        match command {
+            Command::Uci => {
+                say(&format!("id name CHEX {}", env!("CARGO_PKG_VERSION")));
+                say("id author the CHEX engine developers");
+                for spec in options::specs() {
+                    say(&spec.uci_line());
+                }
+                say("uciok");
+            }
+            Command::IsReady => say("readyok"),
+            Command::SetOption { name, value } => {
+                if let Err(e) = self.options.set(&name, value.as_deref()) {
+                    error(&e);
+                }
+            }
+            Command::NewGame => {
+                self.game = Game::new(Position::startpos());
+                self.pending = None;
+            }
+            Command::Position { start, moves } => match setup(&start, &moves) {
+                Ok((game, pending)) => {
+                    self.game = game;
+                    self.pending = pending;
+                }
+                Err(e) => error(&e),
+            },
+            Command::Go(limits) => self.go(limits),
+            Command::Stop => {
+                if let Some(job) = &self.job {
+                    job.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            Command::Quit => return false,
+            Command::Display => say(&self.display()),
+            Command::Moves => {
+                let mut actions: Vec<String> = match self.ending() {
+                    Some(_) => Vec::new(),
+                    None => search::root_actions(self.game.position(), self.pending)
+                        .iter()
+                        .map(Action::to_string)
+                        .collect(),
+                };
+                actions.sort();
+                say(&actions.join(" "));
+            }
+            Command::Perft(depth) => {
+                if self.pending.is_some() {
+                    error("perft counts from a position before the draw; a drawn tile is pending");
+                } else {
+                    let mut pos = self.game.position().clone();
+                    self.spawn(false, false, move |_| {
+                        let mut total = 0;
+                        for (mv, n) in crate::rules::divide(&mut pos, depth) {
+                            say(&format!("{mv}: {n}"));
+                            total += n;
+                        }
+                        say(&format!("Nodes searched: {total}"));
+                    });
+                }
+            }
+            Command::Bench => self.spawn(false, false, |_| {
+                let report = crate::bench::run(
+                    crate::bench::PERFT_DEPTH,
+                    crate::bench::PLAYOUTS_PER_POSITION,
+                    |line| say(&line),
+                );
+                say(&format!("perft nodes: {}", report.perft_nodes));
+                say(&format!("perft nodes/s: {}", report.perft_nps()));
+                say(&format!("playouts: {}", report.playouts));
+                say(&format!("playout plies: {}", report.playout_plies));
+                say(&format!("playout plies/s: {}", report.plies_per_second()));
+            }),
+            Command::Status => say(&match self.ending() {
+                None => "status ongoing".to_string(),
+                Some(end) => format!("status {} {}", ending_word(end), result(end)),
+            }),
+        }
+        true
+    }
+
+    fn busy(&self) -> bool {
+        self.job.as_ref().is_some_and(|j| !j.handle.is_finished())
+    }
+
+    /// Runs `work` on its own thread with a fresh stop flag. The previous
+    /// job has finished: commands that start work wait for it.
+    fn spawn(
+        &mut self,
+        stoppable: bool,
+        infinite: bool,
+        work: impl FnOnce(&AtomicBool) + Send + 'static,
+    ) {
+        if let Some(job) = self.job.take() {
+            let _ = job.handle.join();
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let handle = std::thread::spawn(move || work(&flag));
+        self.job = Some(Job {
+            handle,
+            stop,
+            stoppable,
+            infinite,
+        });
+    }
+
+    /// How the game has ended, counting a drawn tile that cannot be placed.
+    fn ending(&self) -> Option<GameEnd> {
+        if let Some(end) = self.game.ending() {
+            return Some(end);
+        }
+        self.pending
+            .and_then(|kind| self.game.position().ending_after_draw(kind))
+    }
+
+    fn go(&mut self, limits: search::Limits) {
+        if let Some(end) = self.ending() {
+            say(&format!("info string {end}"));
+            say("bestmove (none)");
+            return;
+        }
+        let pos = self.game.position().clone();
+        let pending = self.pending;
+        let params = self.options.params.clone();
+        let show_wdl = self.options.show_wdl;
+        self.spawn(true, limits.infinite, move |stop| {
+            let mut print = |report: &Report| say(&info_lines(report, show_wdl));
+            match search::search(&pos, pending, &limits, &params, stop, &mut print) {
+                Some(action) => say(&format!("bestmove {action}")),
+                None => say("bestmove (none)"),
+            }
+        });
+    }
+
+    fn display(&self) -> String {
+        let pos = self.game.position();
+        let mut out = board_picture(pos);
+        let piles: Vec<String> = crate::rules::Colour::ALL
+            .iter()
+            .map(|&c| {
+                let pile = pos.pile(c);
+                let kinds: Vec<String> = Kind::ALL
+                    .iter()
+                    .filter(|&&k| pile.count(k) > 0)
+                    .map(|&k| {
+                        format!(
+                            "{}×{}",
+                            crate::rules::Piece::new(c, k).letter(),
+                            pile.count(k)
+                        )
+                    })
+                    .collect();
+                format!("{c} {} ({})", pile.len(), kinds.join(" "))
+            })
+            .collect();
+        let _ = writeln!(out, "Position: {pos}");
+        let _ = writeln!(out, "Piles: {}", piles.join(", "));
+        let _ = writeln!(out, "Side to move: {}", pos.side_to_move());
+        if let Some(kind) = self.pending {
+            let _ = writeln!(out, "Drawn tile: {} (to be placed)", kind_name(kind));
+        }
+        let _ = writeln!(
+            out,
+            "In check: {}",
+            if pos.in_check() { "yes" } else { "no" }
+        );
+        let status = match self.ending() {
+            None => "ongoing".to_string(),
+            Some(end) => end.to_string(),
+        };
+        let _ = writeln!(out, "Status: {status}");
+        let _ = write!(out, "Key: {:016x}", pos.hash());
+        out
+    }
+}
+
+impl Command {
+    /// Commands that start work wait for the running work to end. The
+    /// others act at once: a running search has its own copy of the
+    /// position and options.
+    fn needs_idle(&self) -> bool {
+        matches!(self, Command::Go(_) | Command::Perft(_) | Command::Bench)
+    }
+}
+
+/// Reads one line into `line`, without its end; refuses a line longer
+/// than [`MAX_LINE`] (reading on to its end). `Ok(0)` at the end of input.
+fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> Result<usize, String> {
+    let mut total = 0;
+    let mut too_long = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(format!("cannot read input: {e}")),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        total += chunk.len();
+        if line.len() + chunk.len() > MAX_LINE {
+            too_long = true;
+            line.clear();
+        } else {
+            line.extend_from_slice(chunk);
+        }
+        let used = chunk.len();
+        input.consume(used);
+        if done {
+            break;
+        }
+    }
+    if too_long {
+        return Err(format!("line longer than {MAX_LINE} bytes ignored"));
+    }
+    while matches!(line.last(), Some(b'\n' | b'\r')) {
+        line.pop();
+    }
+    Ok(total)
+}
+
+/// Builds the game of a `position` command, or says what is wrong.
+fn setup(start: &Start, moves: &[String]) -> Result<(Game, Option<Kind>), String> {
+    let position = match start {
+        Start::StartPos => Position::startpos(),
+        Start::Fen(text) => text.parse().map_err(|e| format!("{e}"))?,
+    };
+    let mut game = Game::new(position);
+    let mut pending = None;
+    for (i, token) in moves.iter().enumerate() {
+        let n = i + 1;
+        let token_shown = shorten(token);
+        if pending.is_some() {
+            return Err(format!(
+                "move {n} '{token_shown}': a drawn tile (N@) must be the last of the moves"
+            ));
+        }
+        if let Some(end) = game.ending() {
+            return Err(format!(
+                "move {n} '{token_shown}': the game is over ({end})"
+            ));
+        }
+        let pos = game.position();
+        match token.parse::<MoveToken>() {
+            Ok(MoveToken::Drawn(kind)) => {
+                if pos.pile(pos.side_to_move()).count(kind) == 0 {
+                    return Err(format!(
+                        "move {n} '{token_shown}': {} has no {} left to draw",
+                        pos.side_to_move(),
+                        kind_name(kind)
+                    ));
+                }
+                pending = Some(kind);
+            }
+            Ok(MoveToken::Draw) => {
+                return Err(format!(
+                    "move {n} '@': say which tile was drawn, as N@ or N@x,y"
+                ))
+            }
+            Ok(_) => {
+                let mv = pos
+                    .parse_move(token)
+                    .map_err(|e| format!("move {n}: {e}"))?;
+                // parse_move checked legality, so play cannot refuse it.
+                game.play(mv)
+                    .map_err(|mv| format!("move {n} '{mv}' is illegal"))?;
+            }
+            Err(e) => return Err(format!("move {n}: {e}")),
+        }
+    }
+    Ok((game, pending))
+}
+
+/// The table as text: rows from high y to low, with coordinates.
+fn board_picture(pos: &Position) -> String {
+    let tiles = pos.tiles();
+    let mut out = String::new();
+    if tiles.is_empty() {
+        out.push_str("(the table is empty)\n");
+        return out;
+    }
+    let min_x = tiles.iter().map(|t| t.square.x).min().unwrap_or(0);
+    let max_x = tiles.iter().map(|t| t.square.x).max().unwrap_or(0);
+    let min_y = tiles.iter().map(|t| t.square.y).min().unwrap_or(0);
+    let max_y = tiles.iter().map(|t| t.square.y).max().unwrap_or(0);
+    let width = [min_y, max_y, min_x, max_x]
+        .iter()
+        .map(|v| v.to_string().len())
+        .max()
+        .unwrap_or(1)
+        + 1;
+    for y in (min_y..=max_y).rev() {
+        let _ = write!(out, "{y:>width$} |");
+        for x in min_x..=max_x {
+            let cell = match pos.tile_at(crate::rules::Square::new(x, y)) {
+                Some(t) => t.piece.letter().to_string(),
+                None => ".".into(),
+            };
+            let _ = write!(out, "{cell:>width$}");
+        }
+        out.push('\n');
+    }
+    let _ = write!(out, "{:>width$}  ", "");
+    for _ in min_x..=max_x {
+        let _ = write!(out, "{:>width$}", "-".repeat(width - 1));
+    }
+    out.push('\n');
+    let _ = write!(out, "{:>width$}  ", "y/x");
+    for x in min_x..=max_x {
+        let _ = write!(out, "{x:>width$}");
+    }
+    out.push('\n');
+    out
+}
+
+/// The word `status` prints for an ending.
+fn ending_word(end: GameEnd) -> &'static str {
+    match end.ending {
+        Ending::Checkmate => "checkmate",
+        Ending::Stalemate => "stalemate",
+        Ending::DrawnTileCheckmate(_) => "drawn-tile-checkmate",
+        Ending::DrawnTileStalemate(_) => "drawn-tile-stalemate",
+        Ending::Repetition => "repetition",
+        Ending::FiftyMoves => "fifty-moves",
+    }
+}
+
+/// The result as a score: `1-0`, `0-1` or `1/2-1/2`.
+pub fn result(end: GameEnd) -> &'static str {
+    match end.winner {
+        Some(crate::rules::Colour::White) => "1-0",
+        Some(crate::rules::Colour::Black) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+/// A win probability as centipawns, on the curve where 0.5 is 0.
+fn centipawns(p: f64) -> i64 {
+    let p = p.clamp(0.001, 0.999);
+    (400.0 * (p / (1.0 - p)).log10()).round() as i64
+}
+
+/// The `info` lines of a report: one per reported action, then the speed.
+fn info_lines(report: &Report, show_wdl: bool) -> String {
+    let ms = report.elapsed.as_millis().max(1) as u64;
+    let nps = report.nodes * 1000 / ms;
+    let mut lines = Vec::new();
+    for (i, stats) in report.actions.iter().enumerate() {
+        let mut line = format!(
+            "info multipv {} score cp {}",
+            i + 1,
+            centipawns(stats.value())
+        );
+        if show_wdl {
+            let visits = stats.visits.max(1) as f64;
+            let w = (1000.0 * stats.wins / visits).round() as i64;
+            let l = (1000.0 * stats.losses / visits).round() as i64;
+            let (w, l) = if stats.visits == 0 { (0, 0) } else { (w, l) };
+            let d = if stats.visits == 0 {
+                1000
+            } else {
+                1000 - w - l
+            };
+            let _ = write!(line, " wdl {w} {d} {l}");
+        }
+        let _ = write!(
+            line,
+            " nodes {} nps {nps} time {ms} pv {}",
+            report.nodes, stats.action
+        );
+        lines.push(line);
+    }
+    lines.push(format!(
+        "info string playouts/s {nps} plies/s {}",
+        report.plies * 1000 / ms
+    ));
+    lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setup_refuses_bad_move_lists_whole() {
+        let start = Start::StartPos;
+        let ok = |moves: &[&str]| {
+            setup(
+                &start,
+                &moves.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            )
+        };
+        assert!(ok(&["Q@0,0", "p@1,1"]).is_ok());
+        let (game, pending) = ok(&["Q@0,0", "n@"]).unwrap();
+        assert_eq!(pending, Some(Kind::Knight));
+        assert_eq!(game.moves().len(), 1);
+        for bad in [
+            vec!["Q@1,0"],                // first tile not on 0,0
+            vec!["Q@0,0", "@"],           // the engine's word, not a move
+            vec!["Q@0,0", "n@", "n@1,1"], // N@ not last
+            vec!["x@0,0"],                // no such piece
+            vec!["Q@0,0", "q@0,0"],       // an occupied square
+            vec!["0,0-0,1"],              // no tile there
+        ] {
+            assert!(ok(&bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn line_reading_caps_length() {
+        let long = vec![b'a'; MAX_LINE + 10];
+        let mut input: Vec<u8> = long.clone();
+        input.extend_from_slice(b"\nisready\r\n");
+        let mut reader = std::io::Cursor::new(input);
+        let mut line = Vec::new();
+        assert!(read_line(&mut reader, &mut line).is_err());
+        line.clear();
+        assert!(read_line(&mut reader, &mut line).unwrap() > 0);
+        assert_eq!(line, b"isready");
+        line.clear();
+        assert_eq!(read_line(&mut reader, &mut line).unwrap(), 0);
+    }
+
+    #[test]
+    fn centipawn_curve() {
+        assert_eq!(centipawns(0.5), 0);
+        assert!(centipawns(0.75) > 150 && centipawns(0.75) < 250);
+        assert_eq!(centipawns(0.25), -centipawns(0.75));
+    }
+}

@@ -1,0 +1,215 @@
+//! The engine's options: each declared once, with its type, default and
+//! range; `uci` lists them from here and `setoption` checks against here.
+
+use crate::search::{Params, Player};
+
+/// What values an option takes.
+#[derive(Clone, Debug)]
+pub enum OptionKind {
+    /// A whole number in a range.
+    Spin {
+        /// The value at start-up.
+        default: i64,
+        /// The smallest value.
+        min: i64,
+        /// The largest value.
+        max: i64,
+    },
+    /// `true` or `false`.
+    Check {
+        /// The value at start-up.
+        default: bool,
+    },
+    /// One of a list of words.
+    Combo {
+        /// The value at start-up.
+        default: &'static str,
+        /// The words allowed.
+        values: Vec<&'static str>,
+    },
+}
+
+/// One option as `uci` lists it.
+#[derive(Clone, Debug)]
+pub struct OptionSpec {
+    /// The option's name, as `setoption` must spell it (any case).
+    pub name: &'static str,
+    /// Its values.
+    pub kind: OptionKind,
+}
+
+impl OptionSpec {
+    /// The `option name …` line of the `uci` answer.
+    pub fn uci_line(&self) -> String {
+        match &self.kind {
+            OptionKind::Spin { default, min, max } => format!(
+                "option name {} type spin default {default} min {min} max {max}",
+                self.name
+            ),
+            OptionKind::Check { default } => {
+                format!("option name {} type check default {default}", self.name)
+            }
+            OptionKind::Combo { default, values } => {
+                let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
+                format!(
+                    "option name {} type combo default {default}{vars}",
+                    self.name
+                )
+            }
+        }
+    }
+}
+
+/// The number of cores, the default for `Threads`.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The largest seed: 2^53 − 1, exact in every GUI's number type.
+const MAX_SEED: i64 = (1 << 53) - 1;
+
+/// Every option the engine has.
+pub fn specs() -> Vec<OptionSpec> {
+    let spin = |name, default, min, max| OptionSpec {
+        name,
+        kind: OptionKind::Spin { default, min, max },
+    };
+    vec![
+        spin("Threads", cores() as i64, 1, 256),
+        spin("Seed", 0, 0, MAX_SEED),
+        spin("MultiPV", 1, 1, 256),
+        spin("MoveOverhead", 30, 0, 10_000),
+        spin("PlayoutCap", 300, 1, 10_000),
+        OptionSpec {
+            name: "UCI_ShowWDL",
+            kind: OptionKind::Check { default: false },
+        },
+        OptionSpec {
+            name: "Player",
+            kind: OptionKind::Combo {
+                default: Player::Flat.name(),
+                values: Player::ALL.iter().map(|p| p.name()).collect(),
+            },
+        },
+    ]
+}
+
+/// The options' current values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// What the search reads.
+    pub params: Params,
+    /// Print `wdl` in `info` lines.
+    pub show_wdl: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            params: Params {
+                threads: cores(),
+                seed: 0,
+                multipv: 1,
+                playout_cap: 300,
+                move_overhead: 30,
+                player: Player::Flat,
+            },
+            show_wdl: false,
+        }
+    }
+}
+
+impl Options {
+    /// Sets option `name` (any case) to `value`, or says why not; on an
+    /// error nothing changes.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let spec = specs()
+            .into_iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| format!("unknown option '{name}'"))?;
+        let value = value.ok_or_else(|| format!("option {} needs a value", spec.name))?;
+        match spec.kind {
+            OptionKind::Spin { min, max, .. } => {
+                let v: i64 = value.parse().map_err(|_| {
+                    format!("option {} takes a whole number, not '{value}'", spec.name)
+                })?;
+                if !(min..=max).contains(&v) {
+                    return Err(format!(
+                        "option {} must lie within {min}..{max}, not {v}",
+                        spec.name
+                    ));
+                }
+                let p = &mut self.params;
+                match spec.name {
+                    "Threads" => p.threads = v as usize,
+                    "Seed" => p.seed = v as u64,
+                    "MultiPV" => p.multipv = v as usize,
+                    "MoveOverhead" => p.move_overhead = v as u64,
+                    "PlayoutCap" => p.playout_cap = v as u32,
+                    _ => unreachable!("every spin option is handled"),
+                }
+            }
+            OptionKind::Check { .. } => {
+                self.show_wdl = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "option {} takes true or false, not '{value}'",
+                            spec.name
+                        ))
+                    }
+                };
+            }
+            OptionKind::Combo { .. } => {
+                self.params.player = value.parse()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_checks_names_and_ranges() {
+        let mut o = Options::default();
+        o.set("threads", Some("2")).unwrap();
+        assert_eq!(o.params.threads, 2);
+        o.set("Seed", Some("42")).unwrap();
+        assert_eq!(o.params.seed, 42);
+        o.set("uci_showwdl", Some("true")).unwrap();
+        assert!(o.show_wdl);
+        o.set("Player", Some("random")).unwrap();
+        assert_eq!(o.params.player, Player::Random);
+        let before = o.clone();
+        for (name, value) in [
+            ("Threads", Some("0")),
+            ("Threads", Some("two")),
+            ("MultiPV", Some("-1")),
+            ("UCI_ShowWDL", Some("yes")),
+            ("Player", Some("deep")),
+            ("Hash", Some("16")),
+            ("Seed", None),
+        ] {
+            assert!(o.set(name, value).is_err(), "{name} {value:?}");
+        }
+        assert_eq!(o, before, "a refused setoption changes nothing");
+    }
+
+    #[test]
+    fn every_spec_is_settable_to_its_default() {
+        let mut o = Options::default();
+        for spec in specs() {
+            let value = match spec.kind {
+                OptionKind::Spin { default, .. } => default.to_string(),
+                OptionKind::Check { default } => default.to_string(),
+                OptionKind::Combo { default, .. } => default.to_string(),
+            };
+            o.set(spec.name, Some(&value)).unwrap();
+        }
+        assert_eq!(o, Options::default());
+    }
+}

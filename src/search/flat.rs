@@ -1,0 +1,255 @@
+//! Flat Monte Carlo: random playouts shared equally among the root
+//! actions, the best mean wins. No tree: the baseline the tree search must
+//! beat, and the engine's search until it has one.
+//!
+//! Iteration `i` belongs to action `i mod n`, whichever thread runs it, so
+//! with one thread and a seed the search is reproducible. "Draw" is played
+//! out by drawing a uniformly random tile of the public pile: the engine
+//! never looks at the hidden order.
+
+use super::eval::win_probability;
+use super::playout::random_playout;
+use super::{Action, ActionStats, Limits, Params, Report};
+use crate::rules::{Colour, Move, Piece, Position};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Results are summed in units of a quarter-thousandth of a game, so that
+/// threads can add them with one atomic instruction.
+const UNIT: f64 = 4000.0;
+
+/// The running totals of one root action, shared by the threads.
+#[derive(Default)]
+struct Tally {
+    visits: AtomicU64,
+    wins: AtomicU64,
+    draws: AtomicU64,
+    losses: AtomicU64,
+}
+
+/// One playout's result for the side to move: how much of it was a win, a
+/// draw and a loss.
+#[derive(Clone, Copy)]
+struct Outcome {
+    win: f64,
+    draw: f64,
+    loss: f64,
+}
+
+impl Outcome {
+    fn for_side(winner: Option<Colour>, us: Colour) -> Outcome {
+        match winner {
+            Some(c) if c == us => Outcome::WIN,
+            Some(_) => Outcome::LOSS,
+            None => Outcome::DRAW,
+        }
+    }
+
+    const WIN: Outcome = Outcome {
+        win: 1.0,
+        draw: 0.0,
+        loss: 0.0,
+    };
+    const DRAW: Outcome = Outcome {
+        win: 0.0,
+        draw: 1.0,
+        loss: 0.0,
+    };
+    const LOSS: Outcome = Outcome {
+        win: 0.0,
+        draw: 0.0,
+        loss: 1.0,
+    };
+}
+
+/// Plays `action` and a random game after it.
+fn simulate(pos: &Position, action: Action, cap: u32, rng: &mut ChaCha8Rng) -> (Outcome, u32) {
+    let us = pos.side_to_move();
+    let mut game = pos.clone();
+    let mv = match action {
+        Action::Play(mv) => mv,
+        Action::Draw => {
+            let pile = game.pile(us);
+            let kind = pile.nth(rng.gen_range(0..pile.len()));
+            let placements = game.legal_placements(kind);
+            if placements.is_empty() {
+                let end = game.ending_after_draw(kind);
+                return (Outcome::for_side(end.and_then(|e| e.winner), us), 1);
+            }
+            let to = placements[rng.gen_range(0..placements.len())].to();
+            Move::Place {
+                piece: Piece::new(us, kind),
+                to,
+            }
+        }
+    };
+    game.make(mv);
+    let playout = random_playout(&mut game, rng, cap);
+    let outcome = match playout.end {
+        Some(end) => Outcome::for_side(end.winner, us),
+        None => {
+            let p = win_probability(&game, us);
+            Outcome {
+                win: p,
+                draw: 0.0,
+                loss: 1.0 - p,
+            }
+        }
+    };
+    (outcome, playout.plies + 1)
+}
+
+/// The shared state of one search.
+struct Shared<'a> {
+    pos: &'a Position,
+    actions: &'a [Action],
+    tallies: Vec<Tally>,
+    /// The next iteration to claim.
+    next: AtomicU64,
+    plies: AtomicU64,
+    done: AtomicBool,
+    stop: &'a AtomicBool,
+    start: Instant,
+    deadline: Option<Instant>,
+    limit: u64,
+    cap: u32,
+}
+
+impl Shared<'_> {
+    fn report(&self, multipv: usize) -> Report {
+        let mut actions: Vec<ActionStats> = self
+            .actions
+            .iter()
+            .zip(&self.tallies)
+            .map(|(&action, t)| ActionStats {
+                action,
+                visits: t.visits.load(Ordering::Relaxed),
+                wins: t.wins.load(Ordering::Relaxed) as f64 / UNIT,
+                draws: t.draws.load(Ordering::Relaxed) as f64 / UNIT,
+                losses: t.losses.load(Ordering::Relaxed) as f64 / UNIT,
+            })
+            .collect();
+        // Best mean first; ties keep the actions' order, so the answer is
+        // reproducible.
+        actions.sort_by(|a, b| b.value().total_cmp(&a.value()));
+        actions.truncate(multipv.max(1));
+        Report {
+            nodes: actions_visits(&self.tallies),
+            plies: self.plies.load(Ordering::Relaxed),
+            elapsed: self.start.elapsed(),
+            actions,
+        }
+    }
+
+    fn should_stop(&self) -> bool {
+        self.done.load(Ordering::Relaxed)
+            || self.stop.load(Ordering::Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Runs iterations until the search ends. The first worker also
+    /// reports: once a second, or with a node limit every tenth of it, so
+    /// that a seeded one-thread search prints the same lines every time.
+    fn work(
+        &self,
+        worker: usize,
+        seed: u64,
+        mut report: Option<&mut dyn FnMut(&Report)>,
+        multipv: usize,
+    ) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(worker as u64));
+        let n = self.actions.len() as u64;
+        let milestone = (self.limit / 10).max(1);
+        let mut last_report = Instant::now();
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            if i >= self.limit || self.should_stop() {
+                self.done.store(true, Ordering::Relaxed);
+                return;
+            }
+            let a = (i % n) as usize;
+            let (outcome, plies) = simulate(self.pos, self.actions[a], self.cap, &mut rng);
+            let t = &self.tallies[a];
+            t.wins
+                .fetch_add((outcome.win * UNIT) as u64, Ordering::Relaxed);
+            t.draws
+                .fetch_add((outcome.draw * UNIT) as u64, Ordering::Relaxed);
+            t.losses
+                .fetch_add((outcome.loss * UNIT) as u64, Ordering::Relaxed);
+            t.visits.fetch_add(1, Ordering::Relaxed);
+            self.plies.fetch_add(plies as u64, Ordering::Relaxed);
+            if let Some(report) = report.as_mut() {
+                let due = if self.limit == u64::MAX {
+                    last_report.elapsed() >= Duration::from_secs(1)
+                } else {
+                    (i + 1).is_multiple_of(milestone) && i + 1 < self.limit
+                };
+                if due {
+                    last_report = Instant::now();
+                    report(&self.report(multipv));
+                }
+            }
+        }
+    }
+}
+
+fn actions_visits(tallies: &[Tally]) -> u64 {
+    tallies
+        .iter()
+        .map(|t| t.visits.load(Ordering::Relaxed))
+        .sum()
+}
+
+/// Runs a flat Monte Carlo search over `actions` (not empty) and returns
+/// the best.
+pub fn search(
+    pos: &Position,
+    actions: &[Action],
+    limits: &Limits,
+    params: &Params,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&Report),
+) -> Action {
+    let start = Instant::now();
+    let white = pos.side_to_move() == Colour::White;
+    let shared = Shared {
+        pos,
+        actions,
+        tallies: actions.iter().map(|_| Tally::default()).collect(),
+        next: AtomicU64::new(0),
+        plies: AtomicU64::new(0),
+        done: AtomicBool::new(false),
+        stop,
+        start,
+        deadline: limits
+            .budget(white, params.move_overhead)
+            .map(|b| start + b),
+        limit: limits.nodes.unwrap_or(u64::MAX),
+        cap: params.playout_cap,
+    };
+    // A single action needs no thought, unless the caller asked to watch.
+    if actions.len() > 1 || limits.infinite {
+        let seed = if params.seed == 0 {
+            rand::random()
+        } else {
+            params.seed
+        };
+        let threads = params.threads.max(1);
+        std::thread::scope(|scope| {
+            for worker in 1..threads {
+                let shared = &shared;
+                scope.spawn(move || shared.work(worker, seed, None, params.multipv));
+            }
+            shared.work(0, seed, Some(report), params.multipv);
+        });
+        // `infinite` waits for `stop`, as UCI asks, even when done early.
+        while limits.infinite && !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    let last = shared.report(params.multipv);
+    report(&last);
+    last.actions.first().map_or(actions[0], |s| s.action)
+}

@@ -1,0 +1,97 @@
+//! Time management: how long a search may think, from the `go` limits.
+//! The search loop only asks "should I stop?"; the policy lives here.
+
+use std::time::Duration;
+
+/// The limits of one search, as `go` gives them (milliseconds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// White's time left.
+    pub wtime: Option<u64>,
+    /// Black's time left.
+    pub btime: Option<u64>,
+    /// White's increment per move.
+    pub winc: Option<u64>,
+    /// Black's increment per move.
+    pub binc: Option<u64>,
+    /// Moves until the next time control.
+    pub movestogo: Option<u64>,
+    /// Exactly this long per move.
+    pub movetime: Option<u64>,
+    /// At most this many iterations.
+    pub nodes: Option<u64>,
+    /// Until `stop`.
+    pub infinite: bool,
+}
+
+/// How much of the clock a move may use when no `movestogo` is given: as
+/// if this many moves were left to play.
+const HORIZON: u64 = 30;
+
+impl Limits {
+    /// The time this search may take for the side with `time` left and
+    /// `increment` per move, keeping `overhead` ms back for the channel;
+    /// `None` when only `stop` or `nodes` end it.
+    pub fn budget(&self, white: bool, overhead: u64) -> Option<Duration> {
+        if self.infinite {
+            return None;
+        }
+        if let Some(ms) = self.movetime {
+            return Some(Duration::from_millis(ms.saturating_sub(overhead).max(1)));
+        }
+        let (time, inc) = if white {
+            (self.wtime, self.winc)
+        } else {
+            (self.btime, self.binc)
+        };
+        let time = time?;
+        let inc = inc.unwrap_or(0);
+        let moves = self.movestogo.unwrap_or(HORIZON).clamp(1, HORIZON);
+        // Spend a share of the clock plus most of the increment, but never
+        // more than half of what is left, so a slow reply cannot flag.
+        let share = time / moves + inc * 3 / 4;
+        let cap = time / 2;
+        Some(Duration::from_millis(
+            share.min(cap).saturating_sub(overhead).max(1),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets() {
+        let ms = |d: Option<Duration>| d.map(|d| d.as_millis() as u64);
+        let movetime = Limits {
+            movetime: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(ms(movetime.budget(true, 50)), Some(950));
+        let clock = Limits {
+            wtime: Some(60_000),
+            btime: Some(3_000),
+            winc: Some(1_000),
+            binc: Some(0),
+            ..Limits::default()
+        };
+        assert_eq!(ms(clock.budget(true, 0)), Some(2_000 + 750));
+        assert_eq!(ms(clock.budget(false, 0)), Some(100));
+        // Never more than half the clock, never below a millisecond.
+        let last = Limits {
+            wtime: Some(100),
+            winc: Some(10_000),
+            ..Limits::default()
+        };
+        assert_eq!(ms(last.budget(true, 0)), Some(50));
+        assert_eq!(ms(last.budget(true, 500)), Some(1));
+        assert_eq!(Limits::default().budget(true, 0), None);
+        let infinite = Limits {
+            infinite: true,
+            movetime: Some(10),
+            ..Limits::default()
+        };
+        assert_eq!(infinite.budget(true, 0), None);
+    }
+}
