@@ -39,11 +39,10 @@ pub struct Screen {
     /// The slot of the side to move's king, or `NO_SLOT` while it is in
     /// the pile.
     king: u8,
-    /// The side to move's tiles that hold the table together: their
-    /// captures are illegal and their other moves need a flood fill. Until
-    /// `holding_known`, every tile that might (it failed the ring test).
-    holding: u32,
-    holding_known: bool,
+    /// The tiles that hold the table together (articulation points): their
+    /// captures are illegal and their other moves must join the table
+    /// again. `None` until a candidate needs it.
+    holding: Option<u32>,
     /// The side to move's tiles alone between its king and an enemy
     /// slider: moving one could open the line. `None` until needed.
     shields: Option<u32>,
@@ -219,11 +218,14 @@ impl Position {
                 let slot = self.board[from.cell()] as usize;
                 let bit = 1 << slot;
                 let capture = self.occupied(to);
-                if screen.holding & bit != 0 && !screen.holding_known {
-                    screen.holding &= self.articulation_points(0);
-                    screen.holding_known = true;
-                }
-                if screen.holding & bit != 0 {
+                // The ring test clears most movers; one search the rest.
+                let holds = !ring_connected(self.ring(from))
+                    && *screen
+                        .holding
+                        .get_or_insert_with(|| self.articulation_points(0))
+                        & bit
+                        != 0;
+                if holds {
                     // The mover holds the table together: it may not
                     // capture, and must join every part again.
                     if capture || !self.joins_parts(slot, to, screen) {
@@ -276,11 +278,6 @@ impl Position {
     /// the rest when a candidate needs them.
     pub fn screen(&self) -> Screen {
         let us = self.side;
-        let ours = self.present & colour_mask(us);
-        // The ring test clears most tiles; a search settles the rest.
-        let suspects = Slots(ours)
-            .filter(|&s| !ring_connected(self.ring(self.square_of(s))))
-            .fold(0, |m, s| m | 1 << s);
         let king = self.kings[us.index()];
         let attackers = if king == NO_SLOT {
             0
@@ -293,8 +290,7 @@ impl Position {
         Screen {
             reach: self.reach(),
             king,
-            holding: suspects,
-            holding_known: suspects == 0,
+            holding: None,
             shields: None,
             attackers,
             shapes: ArrayVec::new(),
@@ -489,7 +485,7 @@ impl Position {
         for slot in Slots(self.present & colour_mask(us)) {
             let mover = Mover {
                 from: self.square_of(slot),
-                removable: !screen.holding_known || screen.holding & (1 << slot) == 0,
+                removable: screen.holding.is_none_or(|h| h & (1 << slot) == 0),
             };
             match self.kinds[slot] {
                 Kind::Queen => {
@@ -498,8 +494,8 @@ impl Position {
                 }
                 Kind::Rook => self.slides(&mover, &ORTHOGONAL, &area, list),
                 Kind::Bishop => self.slides(&mover, &DIAGONAL, &area, list),
-                Kind::Knight => self.leaps(&mover, &KNIGHT, &area, list),
-                Kind::King => self.leaps(&mover, &KING, &area, list),
+                Kind::Knight => self.knight(&mover, &area, list),
+                Kind::King => self.king(&mover, &area, list),
                 Kind::Pawn => self.pawn(&mover, us, self.moved & (1 << slot) == 0, &area, list),
             }
         }
@@ -516,28 +512,11 @@ impl Position {
         touch
     }
 
-    /// Adds the step `mover.from → to` if the connection rule's cheap test
-    /// allows it; `to` is empty or holds an enemy tile.
+    /// Adds the quiet step `mover.from → to` onto an empty square next to
+    /// the origin if it touches another tile.
     #[inline(always)]
-    fn push_step(
-        &self,
-        mover: &Mover,
-        to: Square,
-        capture: bool,
-        area: &Area,
-        list: &mut MoveList,
-    ) {
-        // After a capture the occupied squares are the old ones less the
-        // mover's origin; otherwise the mover must touch some other tile.
-        // Away from its origin, touching any tile is touching another one.
-        let possible = if capture {
-            mover.removable
-        } else if to.is_adjacent(mover.from) {
-            self.has_neighbour_besides(to, mover.from)
-        } else {
-            area.touches(to)
-        };
-        if possible {
+    fn push_near(&self, mover: &Mover, to: Square, list: &mut MoveList) {
+        if self.has_neighbour_besides(to, mover.from) {
             list.push(Move::Step {
                 from: mover.from,
                 to,
@@ -545,13 +524,28 @@ impl Position {
         }
     }
 
-    /// The target of a step onto `to`: `Some(capture)` if the mover may go
-    /// there by occupancy alone.
+    /// Adds the quiet step `mover.from → to` onto an empty square away from
+    /// the origin if it touches a tile: any tile there is another tile.
     #[inline(always)]
-    fn target(&self, to: Square) -> Option<bool> {
-        match self.tile_slot(to) {
-            None => Some(false),
-            Some(s) => (Self::colour_of(s) != self.side).then_some(true),
+    fn push_far(&self, mover: &Mover, to: Square, area: &Area, list: &mut MoveList) {
+        if area.touches(to) {
+            list.push(Move::Step {
+                from: mover.from,
+                to,
+            });
+        }
+    }
+
+    /// Adds the capture `mover.from → to` unless the mover holds the table
+    /// together: after a capture the occupied squares are the old ones
+    /// less the mover's origin.
+    #[inline(always)]
+    fn push_capture(&self, mover: &Mover, to: Square, list: &mut MoveList) {
+        if mover.removable {
+            list.push(Move::Step {
+                from: mover.from,
+                to,
+            });
         }
     }
 
@@ -576,28 +570,60 @@ impl Position {
                 reach.min_y,
                 reach.max_y,
             ));
-            let mut to = from;
-            for _ in 0..steps {
+            if steps <= 0 {
+                continue;
+            }
+            let mut to = from.offset(dx, dy);
+            if self.occupied(to) {
+                if self.is_enemy(to) {
+                    self.push_capture(mover, to, list);
+                }
+                continue;
+            }
+            self.push_near(mover, to, list);
+            for _ in 1..steps {
                 to = to.offset(dx, dy);
                 if self.occupied(to) {
-                    if self.target(to) == Some(true) {
-                        self.push_step(mover, to, true, area, list);
+                    if self.is_enemy(to) {
+                        self.push_capture(mover, to, list);
                     }
                     break;
                 }
-                self.push_step(mover, to, false, area, list);
+                self.push_far(mover, to, area, list);
             }
         }
     }
 
-    fn leaps(&self, mover: &Mover, offsets: &[(i32, i32); 8], area: &Area, list: &mut MoveList) {
-        for &(dx, dy) in offsets {
+    /// True when the tile on the occupied `square` is the opponent's.
+    #[inline(always)]
+    fn is_enemy(&self, square: Square) -> bool {
+        Self::colour_of(self.board[square.cell()] as usize) != self.side
+    }
+
+    fn knight(&self, mover: &Mover, area: &Area, list: &mut MoveList) {
+        for (dx, dy) in KNIGHT {
             let to = mover.from.offset(dx, dy);
             if !area.reach.contains(to) {
                 continue;
             }
-            if let Some(capture) = self.target(to) {
-                self.push_step(mover, to, capture, area, list);
+            if !self.occupied(to) {
+                self.push_far(mover, to, area, list);
+            } else if self.is_enemy(to) {
+                self.push_capture(mover, to, list);
+            }
+        }
+    }
+
+    fn king(&self, mover: &Mover, area: &Area, list: &mut MoveList) {
+        for (dx, dy) in KING {
+            let to = mover.from.offset(dx, dy);
+            if !area.reach.contains(to) {
+                continue;
+            }
+            if !self.occupied(to) {
+                self.push_near(mover, to, list);
+            } else if self.is_enemy(to) {
+                self.push_capture(mover, to, list);
             }
         }
     }
@@ -610,12 +636,16 @@ impl Position {
             if !area.reach.contains(to) || self.occupied(to) {
                 break;
             }
-            self.push_step(mover, to, false, area, list);
+            if n == 1 {
+                self.push_near(mover, to, list);
+            } else {
+                self.push_far(mover, to, area, list);
+            }
         }
         for dx in [-1, 1] {
             let to = mover.from.offset(dx, f);
-            if area.reach.contains(to) && self.target(to) == Some(true) {
-                self.push_step(mover, to, true, area, list);
+            if area.reach.contains(to) && self.occupied(to) && self.is_enemy(to) {
+                self.push_capture(mover, to, list);
             }
         }
     }
@@ -639,7 +669,7 @@ impl Area {
 /// The tile about to move, and what is known of it before its targets.
 struct Mover {
     from: Square,
-    /// The table may stay one group without it: its captures are
-    /// candidates.
+    /// The table may stay one group without it (as far as is known yet):
+    /// its captures are candidates.
     removable: bool,
 }
