@@ -14,7 +14,7 @@
 //!   moves off a line through the king can expose it; everything else is
 //!   safe without a test. Otherwise every candidate is tried on the table.
 
-use super::connectivity::ring_connected;
+use super::connectivity::{ring_bit, ring_connected, CENTRE};
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
@@ -232,8 +232,11 @@ impl Position {
                         return false;
                     }
                 }
+                // Only a tile on a line through the king can shield it.
                 let exposes = screen.king != NO_SLOT
-                    && (slot == screen.king as usize || self.shields_of(screen) & bit != 0);
+                    && (slot == screen.king as usize
+                        || (on_a_line(from, self.square_of(screen.king as usize))
+                            && self.shields_of(screen) & bit != 0));
                 if exposes {
                     return self.survives(mv);
                 }
@@ -303,6 +306,15 @@ impl Position {
     /// True when the holding tile in `slot`, moved to the empty `to`,
     /// touches every part of the table it left.
     fn joins_parts(&self, slot: usize, to: Square, screen: &mut Screen) -> bool {
+        // There are at least two parts to touch.
+        let mut ring = self.ring(to) & !CENTRE;
+        if to.is_adjacent(self.square_of(slot)) {
+            let from = self.square_of(slot);
+            ring &= !ring_bit(from.x - to.x, from.y - to.y);
+        }
+        if ring.count_ones() < 2 {
+            return false;
+        }
         let i = slot & 15;
         if screen.parts_known & (1 << i) == 0 {
             let parts = self.parts_without(slot);
@@ -672,4 +684,11 @@ struct Mover {
     /// The table may stay one group without it (as far as is known yet):
     /// its captures are candidates.
     removable: bool,
+}
+
+/// True when `a` and `b` share a rank, file or diagonal.
+#[inline(always)]
+fn on_a_line(a: Square, b: Square) -> bool {
+    let (dx, dy) = (a.x - b.x, a.y - b.y);
+    dx == 0 || dy == 0 || dx == dy || dx == -dy
 }
