@@ -1,0 +1,203 @@
+//! Property tests (proptest) on positions reached by random legal play.
+//!
+//! A position is generated as a seed and a number of plies: the game is
+//! replayed from the start choosing uniformly among `legal_moves()`, so every
+//! position is reachable and shrinking moves towards shorter games. On it:
+//! - the position string round-trips through `FromStr` (in any tile order);
+//! - `make` then `unmake` restores the position, its string and its hash,
+//!   and the incremental `hash()` equals `hash_from_scratch()` after every
+//!   `make`;
+//! - every generated move leaves the table one group and the mover's king
+//!   out of check, as judged by the reference in `tests/reference`, and
+//!   `parse_move` accepts exactly the reference's legal moves among its
+//!   candidates;
+//! - translating the whole table gives the same hash and the same moves,
+//!   translated (RULES.md section 6: repetition is "up to translation").
+
+mod reference;
+
+use chex::rules::{Colour, Move, Position};
+use proptest::prelude::*;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
+
+/// The position after `plies` uniformly random legal moves from the start
+/// (fewer if the game ends), checking the incremental hash on the way.
+fn walk(seed: u64, plies: usize) -> Position {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pos = Position::startpos();
+    for _ in 0..plies {
+        let Some(&mv) = pos.legal_moves().choose(&mut rng) else {
+            break;
+        };
+        pos.make(mv);
+        assert_eq!(
+            pos.hash(),
+            pos.hash_from_scratch(),
+            "hash drifted after {mv}: {pos}"
+        );
+    }
+    pos
+}
+
+/// A reachable position: seed and game length.
+fn position() -> impl Strategy<Value = Position> {
+    (any::<u64>(), 0usize..120).prop_map(|(seed, plies)| walk(seed, plies))
+}
+
+/// Fewer cases in debug builds, where the crate is many times slower.
+fn config() -> ProptestConfig {
+    ProptestConfig::with_cases(if cfg!(debug_assertions) { 48 } else { 512 })
+}
+
+/// The sorted move tokens of the crate.
+fn tokens(pos: &Position) -> Vec<String> {
+    let mut t: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
+    t.sort();
+    t
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// `Display` then `FromStr` gives back an equal position and the same
+    /// string, also when the tiles are listed in another order (RULES.md
+    /// section 7: "Any order is accepted").
+    #[test]
+    fn position_string_round_trips(pos in position(), shuffle_seed in any::<u64>()) {
+        let text = pos.to_string();
+        let back: Position = text.parse().unwrap();
+        prop_assert_eq!(&back, &pos);
+        prop_assert_eq!(back.to_string(), text.clone());
+        prop_assert_eq!(back.hash(), pos.hash());
+
+        let (tiles, rest) = text.split_once(' ').unwrap();
+        let mut items: Vec<&str> = tiles.split('/').collect();
+        items.shuffle(&mut ChaCha8Rng::seed_from_u64(shuffle_seed));
+        let shuffled: Position = format!("{} {rest}", items.join("/")).parse().unwrap();
+        prop_assert_eq!(shuffled.to_string(), text);
+    }
+
+    /// For every legal move: `make` keeps the incremental hash equal to the
+    /// one computed from scratch, the result obeys the connection and check
+    /// rules (judged by the reference, not the crate), and `unmake` restores
+    /// everything.
+    #[test]
+    fn make_unmake_and_legality(pos in position()) {
+        let before = pos.clone();
+        let text = pos.to_string();
+        let hash = pos.hash();
+        let mover_is_white = pos.side_to_move() == Colour::White;
+        let mut pos = pos;
+        for mv in before.legal_moves() {
+            let undo = pos.make(mv);
+            prop_assert_eq!(pos.hash(), pos.hash_from_scratch(), "after {} from {}", mv, text);
+            let after = reference::parse(&pos.to_string());
+            let table = after.table();
+            prop_assert!(reference::is_one_group(&table), "{} from {} splits the table", mv, text);
+            prop_assert!(
+                !reference::king_in_check(&table, mover_is_white),
+                "{} from {} leaves the mover in check", mv, text
+            );
+            pos.unmake(mv, undo);
+            prop_assert_eq!(&pos, &before, "unmake({}) from {}", mv, text);
+            prop_assert_eq!(pos.to_string(), text.clone());
+            prop_assert_eq!(pos.hash(), hash);
+        }
+    }
+
+    /// Among the reference's candidate moves (before its connection and
+    /// check tests), `parse_move` accepts exactly the legal ones, giving
+    /// back the same token, and `is_legal` agrees.
+    #[test]
+    fn parse_move_accepts_exactly_the_legal_candidates(pos in position()) {
+        let rpos = reference::parse(&pos.to_string());
+        for candidate in reference::pseudo_moves(&rpos) {
+            let token = candidate.token(rpos.white_to_move);
+            let legal = reference::is_legal(&rpos, candidate);
+            match pos.parse_move(&token) {
+                Ok(mv) => {
+                    prop_assert!(legal, "crate accepts illegal {} in {}", token, pos);
+                    prop_assert_eq!(mv.to_string(), token.clone());
+                    prop_assert!(pos.is_legal(mv));
+                }
+                Err(e) => prop_assert!(!legal, "crate rejects legal {} in {}: {}", token, pos, e),
+            }
+        }
+    }
+
+    /// Moving every tile by the same offset changes neither the hash nor
+    /// the moves (up to the same offset).
+    #[test]
+    fn translation_invariance(
+        pos in position(),
+        dx in prop_oneof![-50i64..50, -999_999_000i64..999_999_000],
+        dy in prop_oneof![-50i64..50, -999_999_000i64..999_999_000],
+    ) {
+        prop_assume!(!pos.tiles().is_empty()); // the first tile must go on 0,0
+        let text = pos.to_string();
+        let moved_text = reference::translate(&text, dx, dy);
+        let moved: Position = moved_text.parse().unwrap();
+        prop_assert_eq!(moved.to_string(), moved_text.clone());
+        prop_assert_eq!(moved.hash(), pos.hash(), "{} vs {}", text, moved_text);
+        prop_assert_eq!(moved.in_check(), pos.in_check());
+        let white = pos.side_to_move() == Colour::White;
+        let mut expected: Vec<String> = tokens(&pos)
+            .iter()
+            .map(|t| reference::translate_move(t, dx, dy, white))
+            .collect();
+        expected.sort();
+        let got = tokens(&moved);
+        prop_assert!(got == expected, "{}\n{}", moved_text, reference::diff(&got, &expected));
+    }
+}
+
+/// The position string with the table moved so that its lowest `x` and `y`
+/// are 0 and without the clocks: equal exactly for positions that are the
+/// same up to translation, which is what `hash()` must tell apart.
+fn translation_key(pos: &Position) -> String {
+    let text = pos.to_string();
+    let rpos = reference::parse(&text);
+    let min_x = rpos.tiles.keys().map(|s| s.0).min().unwrap_or(0);
+    let min_y = rpos.tiles.keys().map(|s| s.1).min().unwrap_or(0);
+    let moved = reference::translate(&text, -min_x, -min_y);
+    moved.rsplitn(3, ' ').nth(2).unwrap().to_string()
+}
+
+/// Across thousands of positions from random games, `hash()` is equal for
+/// positions equal up to translation and different otherwise: a collision
+/// here would make the engine call a repetition draw that is none.
+#[test]
+fn hash_tells_positions_apart() {
+    let games = if cfg!(debug_assertions) { 30 } else { 300 };
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    let mut by_hash: HashMap<u64, String> = HashMap::new();
+    let mut by_key: HashMap<String, u64> = HashMap::new();
+    for _ in 0..games {
+        let mut pos = Position::startpos();
+        for _ in 0..120 {
+            let key = translation_key(&pos);
+            let hash = pos.hash();
+            if let Some(other) = by_hash.insert(hash, key.clone()) {
+                assert_eq!(other, key, "hash collision {hash:#x}");
+            }
+            if let Some(h) = by_key.insert(key.clone(), hash) {
+                assert_eq!(
+                    h, hash,
+                    "same position up to translation, two hashes: {key}"
+                );
+            }
+            let Some(&mv) = pos.legal_moves().choose(&mut rng) else {
+                break;
+            };
+            pos.make(mv);
+        }
+    }
+    assert!(
+        by_key.len() > games * 50,
+        "too few distinct positions: {}",
+        by_key.len()
+    );
+}
