@@ -19,7 +19,9 @@ struct Cli {
 enum Command {
     /// Counts move sequences: one line per root move, then the total.
     Perft {
-        /// A position string (RULES.md section 7) or `startpos`.
+        /// A position string (RULES.md section 7) or `startpos`. It may
+        /// start with '-' (an empty table).
+        #[arg(allow_hyphen_values = true)]
         position: String,
         /// How many turns deep to count.
         depth: u32,
