@@ -20,6 +20,16 @@ pub enum OptionKind {
         /// The value at start-up.
         default: bool,
     },
+    /// A decimal number in a range. UCI has no such type, so `uci` lists
+    /// it as `type string`, as Lc0 does for its constants.
+    Real {
+        /// The value at start-up.
+        default: f64,
+        /// The smallest value.
+        min: f64,
+        /// The largest value.
+        max: f64,
+    },
     /// One of a list of words.
     Combo {
         /// The value at start-up.
@@ -49,6 +59,9 @@ impl OptionSpec {
             OptionKind::Check { default } => {
                 format!("option name {} type check default {default}", self.name)
             }
+            OptionKind::Real { default, .. } => {
+                format!("option name {} type string default {default}", self.name)
+            }
             OptionKind::Combo { default, values } => {
                 let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
                 format!(
@@ -64,6 +77,9 @@ impl OptionSpec {
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
+
+/// The UCB1 constant at start-up: √2 is UCB1's own, for results in 0..1.
+const DEFAULT_EXPLORATION: f64 = 1.4;
 
 /// The largest seed: 2^53 − 1, exact in every GUI's number type.
 const MAX_SEED: i64 = (1 << 53) - 1;
@@ -81,13 +97,21 @@ pub fn specs() -> Vec<OptionSpec> {
         spin("MoveOverhead", 30, 0, 10_000),
         spin("PlayoutCap", 300, 1, 10_000),
         OptionSpec {
+            name: "Exploration",
+            kind: OptionKind::Real {
+                default: DEFAULT_EXPLORATION,
+                min: 0.0,
+                max: 100.0,
+            },
+        },
+        OptionSpec {
             name: "UCI_ShowWDL",
             kind: OptionKind::Check { default: false },
         },
         OptionSpec {
             name: "Player",
             kind: OptionKind::Combo {
-                default: Player::Flat.name(),
+                default: Player::Ucb.name(),
                 values: Player::ALL.iter().map(|p| p.name()).collect(),
             },
         },
@@ -110,9 +134,10 @@ impl Default for Options {
                 threads: cores(),
                 seed: 0,
                 multipv: 1,
+                exploration: DEFAULT_EXPLORATION,
                 playout_cap: 300,
                 move_overhead: 30,
-                player: Player::Flat,
+                player: Player::Ucb,
             },
             show_wdl: false,
         }
@@ -149,6 +174,18 @@ impl Options {
                     _ => unreachable!("every spin option is handled"),
                 }
             }
+            OptionKind::Real { min, max, .. } => {
+                let v: f64 = value
+                    .parse()
+                    .map_err(|_| format!("option {} takes a number, not '{value}'", spec.name))?;
+                if !(min..=max).contains(&v) {
+                    return Err(format!(
+                        "option {} must lie within {min}..{max}, not {value}",
+                        spec.name
+                    ));
+                }
+                self.params.exploration = v;
+            }
             OptionKind::Check { .. } => {
                 self.show_wdl = match value.to_ascii_lowercase().as_str() {
                     "true" => true,
@@ -182,6 +219,8 @@ mod tests {
         assert_eq!(o.params.seed, 42);
         o.set("uci_showwdl", Some("true")).unwrap();
         assert!(o.show_wdl);
+        o.set("Exploration", Some("0.7")).unwrap();
+        assert_eq!(o.params.exploration, 0.7);
         o.set("Player", Some("random")).unwrap();
         assert_eq!(o.params.player, Player::Random);
         let before = o.clone();
@@ -191,6 +230,9 @@ mod tests {
             ("MultiPV", Some("-1")),
             ("UCI_ShowWDL", Some("yes")),
             ("Player", Some("deep")),
+            ("Exploration", Some("-1")),
+            ("Exploration", Some("NaN")),
+            ("Exploration", Some("lots")),
             ("Hash", Some("16")),
             ("Seed", None),
         ] {
@@ -206,6 +248,7 @@ mod tests {
             let value = match spec.kind {
                 OptionKind::Spin { default, .. } => default.to_string(),
                 OptionKind::Check { default } => default.to_string(),
+                OptionKind::Real { default, .. } => default.to_string(),
                 OptionKind::Combo { default, .. } => default.to_string(),
             };
             o.set(spec.name, Some(&value)).unwrap();

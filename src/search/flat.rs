@@ -1,15 +1,19 @@
-//! Flat Monte Carlo: random playouts shared equally among the root
-//! actions, the best mean wins. No tree: the baseline the tree search must
-//! beat, and the engine's search until it has one.
+//! Flat Monte Carlo: random playouts from the root actions, the best mean
+//! wins. No tree: the baseline the tree search must beat, and the engine's
+//! search until it has one.
 //!
-//! Iteration `i` belongs to action `i mod n`, whichever thread runs it, so
-//! with one thread and a seed the search is reproducible. "Draw" is played
-//! out by drawing a uniformly random tile of the public pile: the engine
-//! never looks at the hidden order.
+//! Two ways to share the playouts: equally (`Player flat`: iteration `i`
+//! belongs to action `i mod n`), or by UCB1 (`Player ucb`: each iteration
+//! goes to the action with the highest mean plus `Exploration ·
+//! sqrt(ln N / n_a)`, Auer, Cesa-Bianchi and Fischer 2002), which spends
+//! the playouts on the actions that might be best. With one thread and a
+//! seed either is reproducible. "Draw" is played out by drawing a
+//! uniformly random tile of the public pile: the engine never looks at the
+//! hidden order.
 
 use super::eval::win_probability;
 use super::playout::random_playout;
-use super::{Action, ActionStats, Limits, Params, Report};
+use super::{Action, ActionStats, Limits, Params, Player, Report};
 use crate::rules::{Colour, Move, Piece, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -115,6 +119,8 @@ struct Shared<'a> {
     deadline: Option<Instant>,
     limit: u64,
     cap: u32,
+    /// The UCB1 constant, or `None` to share playouts equally.
+    exploration: Option<f64>,
 }
 
 impl Shared<'_> {
@@ -143,6 +149,30 @@ impl Shared<'_> {
         }
     }
 
+    /// The action UCB1 picks: an unvisited one first, else the highest
+    /// mean plus `c · sqrt(ln N / n)`.
+    fn most_promising(&self, c: f64) -> usize {
+        let visits: Vec<u64> = self
+            .tallies
+            .iter()
+            .map(|t| t.visits.load(Ordering::Relaxed))
+            .collect();
+        if let Some(a) = visits.iter().position(|&v| v == 0) {
+            return a;
+        }
+        let ln_total = (visits.iter().sum::<u64>() as f64).ln();
+        let score = |a: usize| {
+            let t = &self.tallies[a];
+            let v = visits[a] as f64;
+            let wins = t.wins.load(Ordering::Relaxed) as f64 / UNIT;
+            let draws = t.draws.load(Ordering::Relaxed) as f64 / UNIT;
+            (wins + 0.5 * draws) / v + c * (ln_total / v).sqrt()
+        };
+        (0..visits.len())
+            .max_by(|&a, &b| score(a).total_cmp(&score(b)))
+            .unwrap_or(0)
+    }
+
     fn should_stop(&self) -> bool {
         self.done.load(Ordering::Relaxed)
             || self.stop.load(Ordering::Relaxed)
@@ -169,7 +199,10 @@ impl Shared<'_> {
                 self.done.store(true, Ordering::Relaxed);
                 return;
             }
-            let a = (i % n) as usize;
+            let a = match self.exploration {
+                Some(c) => self.most_promising(c),
+                None => (i % n) as usize,
+            };
             let (outcome, plies) = simulate(self.pos, self.actions[a], self.cap, &mut rng);
             let t = &self.tallies[a];
             t.wins
@@ -228,6 +261,7 @@ pub fn search(
             .map(|b| start + b),
         limit: limits.nodes.unwrap_or(u64::MAX),
         cap: params.playout_cap,
+        exploration: (params.player == Player::Ucb).then_some(params.exploration),
     };
     // A single action needs no thought, unless the caller asked to watch.
     if actions.len() > 1 || limits.infinite {

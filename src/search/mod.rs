@@ -57,6 +57,9 @@ pub fn root_actions(pos: &Position, pending: Option<Kind>) -> Vec<Action> {
 /// The players the engine can be, chosen with the `Player` option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
+    /// Flat Monte Carlo with UCB1 at the root: playouts go where the best
+    /// action might be.
+    Ucb,
     /// Flat Monte Carlo: playouts shared equally among the root actions.
     Flat,
     /// Takes the most valuable piece it can, else gives check, else plays
@@ -68,11 +71,12 @@ pub enum Player {
 
 impl Player {
     /// Every player, in the order the `uci` option lists them.
-    pub const ALL: [Player; 3] = [Player::Flat, Player::Greedy, Player::Random];
+    pub const ALL: [Player; 4] = [Player::Ucb, Player::Flat, Player::Greedy, Player::Random];
 
     /// The option value naming this player.
     pub const fn name(self) -> &'static str {
         match self {
+            Player::Ucb => "ucb",
             Player::Flat => "flat",
             Player::Greedy => "greedy",
             Player::Random => "random",
@@ -100,6 +104,8 @@ pub struct Params {
     pub seed: u64,
     /// How many best actions to report.
     pub multipv: usize,
+    /// The UCB1 constant of `Player ucb`.
+    pub exploration: f64,
     /// A playout ends, judged by material, after this many turns.
     pub playout_cap: u32,
     /// Milliseconds kept back from each move's time for the channel.
@@ -165,7 +171,9 @@ pub fn search(
         return None;
     }
     match params.player {
-        Player::Flat => Some(flat::search(pos, &actions, limits, params, stop, report)),
+        Player::Ucb | Player::Flat => {
+            Some(flat::search(pos, &actions, limits, params, stop, report))
+        }
         Player::Greedy => Some(baseline::greedy(pos, &actions, params.seed)),
         Player::Random => Some(baseline::random(&actions, params.seed)),
     }
