@@ -1,6 +1,6 @@
 //! The `chex` command line.
 
-use chex::rules::{divide, Position};
+use chex::rules::Position;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
@@ -23,7 +23,8 @@ enum Command {
         /// start with '-' (an empty table).
         #[arg(allow_hyphen_values = true)]
         position: String,
-        /// How many turns deep to count.
+        /// How many turns deep to count (at least 1).
+        #[arg(value_parser = clap::value_parser!(u32).range(1..))]
         depth: u32,
     },
     /// Runs the fixed benchmark: perft and random playouts on one thread.
@@ -48,24 +49,13 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            let mut total = 0;
-            for (mv, n) in divide(&mut pos, depth) {
-                println!("{mv}: {n}");
-                total += n;
-            }
-            if depth == 0 {
-                total = 1;
-            }
-            println!("Nodes searched: {total}");
+            let last = chex::protocol::perft_lines(&mut pos, depth, |line| println!("{line}"));
+            println!("{last}");
             ExitCode::SUCCESS
         }
         Some(Command::Bench { depth, playouts }) => {
-            let report = chex::bench::run(depth, playouts, |line| println!("{line}"));
-            println!("perft nodes: {}", report.perft_nodes);
-            println!("perft nodes/s: {}", report.perft_nps());
-            println!("playouts: {}", report.playouts);
-            println!("playout plies: {}", report.playout_plies);
-            println!("playout plies/s: {}", report.plies_per_second());
+            let last = chex::protocol::bench_lines(depth, playouts, |line| println!("{line}"));
+            println!("{last}");
             ExitCode::SUCCESS
         }
         None => {

@@ -38,10 +38,23 @@ fn error(message: &str) {
 struct Job {
     handle: JoinHandle<()>,
     stop: Arc<AtomicBool>,
-    /// `stop` ends it; otherwise it runs to its end.
-    stoppable: bool,
-    /// It ends only when stopped.
-    infinite: bool,
+    /// Set just before the job prints its last line: from then on a new
+    /// command may start work, though the thread may not have ended yet.
+    finished: Arc<AtomicBool>,
+    /// What the job is, for the messages and for `quit` and end of input.
+    kind: JobKind,
+}
+
+/// What a job is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum JobKind {
+    /// A search that ends by its limits, or by `stop`.
+    Search,
+    /// A search that only `stop` ends (`go infinite`, or no limit that
+    /// applies to the side to move).
+    Endless,
+    /// A perft or bench: runs to its end.
+    Count,
 }
 
 /// The engine as the protocol sees it.
@@ -74,41 +87,44 @@ impl Engine {
     ///
     /// On `quit` a search is stopped (its `bestmove` still printed) and a
     /// perft or bench abandoned. At the end of input the engine first lets
-    /// running work finish, so that a piped script gets its answers; only
-    /// `go infinite` is stopped.
+    /// running work finish, so that a piped script gets its answers; only a
+    /// search that nothing but `stop` would end is stopped.
     pub fn run(&mut self, mut input: impl BufRead) {
         let mut line = Vec::new();
         loop {
             line.clear();
             match read_line(&mut input, &mut line) {
-                Ok(0) => {
-                    if let Some(job) = self.job.take() {
-                        if job.infinite {
-                            job.stop.store(true, Ordering::Relaxed);
-                        }
-                        let _ = job.handle.join();
-                    }
-                    return;
-                }
+                Ok(0) => break,
                 Ok(_) => {}
-                Err(e) => {
-                    error(&e);
+                Err(ReadError::TooLong) => {
+                    error(&format!("line longer than {MAX_LINE} bytes ignored"));
                     continue;
                 }
+                // Input that cannot be read is input that has ended.
+                Err(ReadError::Io) => break,
             }
             let Ok(text) = std::str::from_utf8(&line) else {
                 error("the line is not UTF-8 text");
                 continue;
             };
             if !self.handle(text) {
-                break;
+                // quit: stop a search and print its bestmove; abandon a count.
+                if let Some(job) = self.job.take() {
+                    if job.kind != JobKind::Count {
+                        job.stop.store(true, Ordering::Relaxed);
+                        let _ = job.handle.join();
+                    }
+                }
+                return;
             }
         }
+        // End of input: let work finish, so that a piped script gets its
+        // answers; stop only what nothing else would end.
         if let Some(job) = self.job.take() {
-            if job.stoppable {
+            if job.kind == JobKind::Endless {
                 job.stop.store(true, Ordering::Relaxed);
-                let _ = job.handle.join();
             }
+            let _ = job.handle.join();
         }
     }
 
@@ -122,9 +138,16 @@ impl Engine {
                 return true;
             }
         };
-        if self.busy() && command.needs_idle() {
-            error("the engine is busy (a search, perft or bench runs): wait for it or send stop");
-            return true;
+        if command.needs_idle() {
+            if let Some(kind) = self.busy() {
+                error(match kind {
+                    JobKind::Search | JobKind::Endless => {
+                        "a search is running: wait for its bestmove or send stop"
+                    }
+                    JobKind::Count => "a perft or bench is running: wait for its last line",
+                });
+                return true;
+            }
         }
         match command {
             Command::Uci => {
@@ -176,27 +199,15 @@ impl Engine {
                     error("perft counts from a position before the draw; a drawn tile is pending");
                 } else {
                     let mut pos = self.game.position().clone();
-                    self.spawn(false, false, move |_| {
-                        let mut total = 0;
-                        for (mv, n) in crate::rules::divide(&mut pos, depth) {
-                            say(&format!("{mv}: {n}"));
-                            total += n;
-                        }
-                        say(&format!("Nodes searched: {total}"));
-                    });
+                    self.spawn(JobKind::Count, move |_| perft_lines(&mut pos, depth, say));
                 }
             }
-            Command::Bench => self.spawn(false, false, |_| {
-                let report = crate::bench::run(
+            Command::Bench => self.spawn(JobKind::Count, |_| {
+                bench_lines(
                     crate::bench::PERFT_DEPTH,
                     crate::bench::PLAYOUTS_PER_POSITION,
-                    |line| say(&line),
-                );
-                say(&format!("perft nodes: {}", report.perft_nodes));
-                say(&format!("perft nodes/s: {}", report.perft_nps()));
-                say(&format!("playouts: {}", report.playouts));
-                say(&format!("playout plies: {}", report.playout_plies));
-                say(&format!("playout plies/s: {}", report.plies_per_second()));
+                    say,
+                )
             }),
             Command::Status => say(&match self.ending() {
                 None => "status ongoing".to_string(),
@@ -206,29 +217,34 @@ impl Engine {
         true
     }
 
-    fn busy(&self) -> bool {
-        self.job.as_ref().is_some_and(|j| !j.handle.is_finished())
+    /// What runs, unless it has printed its last line.
+    fn busy(&self) -> Option<JobKind> {
+        let job = self.job.as_ref()?;
+        (!job.finished.load(Ordering::Acquire)).then_some(job.kind)
     }
 
-    /// Runs `work` on its own thread with a fresh stop flag. The previous
-    /// job has finished: commands that start work wait for it.
-    fn spawn(
-        &mut self,
-        stoppable: bool,
-        infinite: bool,
-        work: impl FnOnce(&AtomicBool) + Send + 'static,
-    ) {
+    /// Runs `work` on its own thread with a fresh stop flag; `work`
+    /// prints as it goes and returns its last line, which is printed after
+    /// the job is marked finished. The previous job has printed its last
+    /// line (commands that start work wait for that), so joining it is
+    /// immediate.
+    fn spawn(&mut self, kind: JobKind, work: impl FnOnce(&AtomicBool) -> String + Send + 'static) {
         if let Some(job) = self.job.take() {
             let _ = job.handle.join();
         }
         let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let handle = std::thread::spawn(move || work(&flag));
+        let finished = Arc::new(AtomicBool::new(false));
+        let (stop_flag, done) = (Arc::clone(&stop), Arc::clone(&finished));
+        let handle = std::thread::spawn(move || {
+            let last = work(&stop_flag);
+            done.store(true, Ordering::Release);
+            say(&last);
+        });
         self.job = Some(Job {
             handle,
             stop,
-            stoppable,
-            infinite,
+            finished,
+            kind,
         });
     }
 
@@ -251,11 +267,16 @@ impl Engine {
         let pending = self.pending;
         let params = self.options.params.clone();
         let show_wdl = self.options.show_wdl;
-        self.spawn(true, limits.infinite, move |stop| {
+        let kind = if limits.is_endless(pos.side_to_move(), params.move_overhead) {
+            JobKind::Endless
+        } else {
+            JobKind::Search
+        };
+        self.spawn(kind, move |stop| {
             let mut print = |report: &Report| say(&info_lines(report, show_wdl));
             match search::search(&pos, pending, &limits, &params, stop, &mut print) {
-                Some(action) => say(&format!("bestmove {action}")),
-                None => say("bestmove (none)"),
+                Some(action) => format!("bestmove {action}"),
+                None => "bestmove (none)".into(),
             }
         });
     }
@@ -311,16 +332,25 @@ impl Command {
     }
 }
 
+/// Why a line could not be read.
+#[derive(Debug)]
+enum ReadError {
+    /// Longer than [`MAX_LINE`]; the rest of it was skipped.
+    TooLong,
+    /// The input failed.
+    Io,
+}
+
 /// Reads one line into `line`, without its end; refuses a line longer
 /// than [`MAX_LINE`] (reading on to its end). `Ok(0)` at the end of input.
-fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> Result<usize, String> {
+fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> Result<usize, ReadError> {
     let mut total = 0;
     let mut too_long = false;
     loop {
         let buf = match input.fill_buf() {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(format!("cannot read input: {e}")),
+            Err(_) => return Err(ReadError::Io),
         };
         if buf.is_empty() {
             break;
@@ -343,12 +373,34 @@ fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> Result<usize, Stri
         }
     }
     if too_long {
-        return Err(format!("line longer than {MAX_LINE} bytes ignored"));
+        return Err(ReadError::TooLong);
     }
     while matches!(line.last(), Some(b'\n' | b'\r')) {
         line.pop();
     }
     Ok(total)
+}
+
+/// Prints the divide of `pos` at `depth` (a line per root move, sorted)
+/// through `emit` and returns the last line, `Nodes searched: <n>`.
+pub fn perft_lines(pos: &mut Position, depth: u32, mut emit: impl FnMut(&str)) -> String {
+    let mut total = 0;
+    for (mv, n) in crate::rules::divide(pos, depth) {
+        emit(&format!("{mv}: {n}"));
+        total += n;
+    }
+    format!("Nodes searched: {total}")
+}
+
+/// Runs the bench, printing through `emit`, and returns the last line,
+/// `playout plies/s: <n>`.
+pub fn bench_lines(depth: u32, playouts: u32, mut emit: impl FnMut(&str)) -> String {
+    let report = crate::bench::run(depth, playouts, |line| emit(&line));
+    emit(&format!("perft nodes: {}", report.perft_nodes));
+    emit(&format!("perft nodes/s: {}", report.perft_nps()));
+    emit(&format!("playouts: {}", report.playouts));
+    emit(&format!("playout plies: {}", report.playout_plies));
+    format!("playout plies/s: {}", report.plies_per_second())
 }
 
 /// Builds the game of a `position` command, or says what is wrong.
@@ -458,7 +510,7 @@ fn ending_word(end: GameEnd) -> &'static str {
 }
 
 /// The result as a score: `1-0`, `0-1` or `1/2-1/2`.
-pub fn result(end: GameEnd) -> &'static str {
+fn result(end: GameEnd) -> &'static str {
     match end.winner {
         Some(crate::rules::Colour::White) => "1-0",
         Some(crate::rules::Colour::Black) => "0-1",
@@ -545,7 +597,10 @@ mod tests {
         input.extend_from_slice(b"\nisready\r\n");
         let mut reader = std::io::Cursor::new(input);
         let mut line = Vec::new();
-        assert!(read_line(&mut reader, &mut line).is_err());
+        assert!(matches!(
+            read_line(&mut reader, &mut line),
+            Err(ReadError::TooLong)
+        ));
         line.clear();
         assert!(read_line(&mut reader, &mut line).unwrap() > 0);
         assert_eq!(line, b"isready");

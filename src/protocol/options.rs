@@ -49,6 +49,16 @@ pub struct OptionSpec {
 }
 
 impl OptionSpec {
+    /// The default, written as `setoption` takes it.
+    pub fn default_value(&self) -> String {
+        match &self.kind {
+            OptionKind::Spin { default, .. } => default.to_string(),
+            OptionKind::Check { default } => default.to_string(),
+            OptionKind::Real { default, .. } => default.to_string(),
+            OptionKind::Combo { default, .. } => default.to_string(),
+        }
+    }
+
     /// The `option name …` line of the `uci` answer.
     pub fn uci_line(&self) -> String {
         match &self.kind {
@@ -128,19 +138,26 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// Every option at the default its spec declares: the defaults live
+    /// in [`specs`] alone.
     fn default() -> Options {
-        Options {
+        let mut options = Options {
             params: Params {
-                threads: cores(),
+                threads: 1,
                 seed: 0,
                 multipv: 1,
-                exploration: DEFAULT_EXPLORATION,
-                playout_cap: 300,
-                move_overhead: 30,
+                exploration: 0.0,
+                playout_cap: 1,
+                move_overhead: 0,
                 player: Player::Ucb,
             },
             show_wdl: false,
+        };
+        for spec in specs() {
+            // Each default lies in its own range, as a test checks.
+            let _ = options.set(spec.name, Some(&spec.default_value()));
         }
+        options
     }
 }
 
@@ -245,14 +262,12 @@ mod tests {
     fn every_spec_is_settable_to_its_default() {
         let mut o = Options::default();
         for spec in specs() {
-            let value = match spec.kind {
-                OptionKind::Spin { default, .. } => default.to_string(),
-                OptionKind::Check { default } => default.to_string(),
-                OptionKind::Real { default, .. } => default.to_string(),
-                OptionKind::Combo { default, .. } => default.to_string(),
-            };
-            o.set(spec.name, Some(&value)).unwrap();
+            o.set(spec.name, Some(&spec.default_value())).unwrap();
         }
         assert_eq!(o, Options::default());
+        assert_eq!(o.params.threads, cores());
+        assert_eq!(o.params.playout_cap, 300);
+        assert_eq!(o.params.exploration, DEFAULT_EXPLORATION);
+        assert_eq!(o.params.player, Player::Ucb);
     }
 }

@@ -10,7 +10,7 @@
 //! `n·(tx + 64·ty)` for `n` tiles, so `H^n · C^(−S)` does not change: that
 //! is the key of the table. `H` and `S` change by one or two terms per
 //! move, so the key is kept incrementally and finished in a few field
-//! multiplications. The group spans fewer than 32 squares each way, so two
+//! multiplications. The group spans at most 32 squares each way, so two
 //! tiles of one table never share an exponent.
 //!
 //! The piles and the side to move are mixed in on top; they do not move.

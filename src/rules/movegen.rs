@@ -170,7 +170,11 @@ impl Position {
                     && self.pile(self.side).count(piece.kind) > 0
                     && self.legal_placements(piece.kind).contains(&mv)
             }
-            Move::Step { .. } => self.legal_moves().contains(&mv),
+            Move::Step { .. } => {
+                let mut list = MoveList::new();
+                self.clone().generate_steps(&mut list);
+                list.contains(&mv)
+            }
         }
     }
 
@@ -495,20 +499,17 @@ impl Position {
             touch: self.touch(screen.reach),
         };
         for slot in Slots(self.present & colour_mask(us)) {
-            let mover = Mover {
-                from: self.square_of(slot),
-                removable: screen.holding.is_none_or(|h| h & (1 << slot) == 0),
-            };
+            let from = self.square_of(slot);
             match self.kinds[slot] {
                 Kind::Queen => {
-                    self.slides(&mover, &ORTHOGONAL, &area, list);
-                    self.slides(&mover, &DIAGONAL, &area, list);
+                    self.slides(from, &ORTHOGONAL, &area, list);
+                    self.slides(from, &DIAGONAL, &area, list);
                 }
-                Kind::Rook => self.slides(&mover, &ORTHOGONAL, &area, list),
-                Kind::Bishop => self.slides(&mover, &DIAGONAL, &area, list),
-                Kind::Knight => self.knight(&mover, &area, list),
-                Kind::King => self.king(&mover, &area, list),
-                Kind::Pawn => self.pawn(&mover, us, self.moved & (1 << slot) == 0, &area, list),
+                Kind::Rook => self.slides(from, &ORTHOGONAL, &area, list),
+                Kind::Bishop => self.slides(from, &DIAGONAL, &area, list),
+                Kind::Knight => self.jumps(from, &KNIGHT, false, &area, list),
+                Kind::King => self.jumps(from, &KING, true, &area, list),
+                Kind::Pawn => self.pawn(from, us, self.moved & (1 << slot) == 0, &area, list),
             }
         }
     }
@@ -524,41 +525,30 @@ impl Position {
         touch
     }
 
-    /// Adds the quiet step `mover.from → to` onto an empty square next to
+    /// Adds the quiet step `from → to` onto an empty square next to
     /// the origin if it touches another tile.
     #[inline(always)]
-    fn push_near(&self, mover: &Mover, to: Square, list: &mut MoveList) {
-        if self.has_neighbour_besides(to, mover.from) {
-            list.push(Move::Step {
-                from: mover.from,
-                to,
-            });
+    fn push_near(&self, from: Square, to: Square, list: &mut MoveList) {
+        if self.has_neighbour_besides(to, from) {
+            list.push(Move::Step { from, to });
         }
     }
 
-    /// Adds the quiet step `mover.from → to` onto an empty square away from
+    /// Adds the quiet step `from → to` onto an empty square away from
     /// the origin if it touches a tile: any tile there is another tile.
     #[inline(always)]
-    fn push_far(&self, mover: &Mover, to: Square, area: &Area, list: &mut MoveList) {
+    fn push_far(&self, from: Square, to: Square, area: &Area, list: &mut MoveList) {
         if area.touches(to) {
-            list.push(Move::Step {
-                from: mover.from,
-                to,
-            });
+            list.push(Move::Step { from, to });
         }
     }
 
-    /// Adds the capture `mover.from → to` unless the mover holds the table
-    /// together: after a capture the occupied squares are the old ones
-    /// less the mover's origin.
+    /// Adds the capture `from → to`. Whether the mover may leave its
+    /// square is settled when the candidate is tried: after a capture the
+    /// occupied squares are the old ones less the mover's origin.
     #[inline(always)]
-    fn push_capture(&self, mover: &Mover, to: Square, list: &mut MoveList) {
-        if mover.removable {
-            list.push(Move::Step {
-                from: mover.from,
-                to,
-            });
-        }
+    fn push_capture(&self, from: Square, to: Square, list: &mut MoveList) {
+        list.push(Move::Step { from, to });
     }
 
     #[inline(always)]
@@ -567,8 +557,8 @@ impl Position {
         (slot != NO_SLOT).then_some(slot as usize)
     }
 
-    fn slides(&self, mover: &Mover, dirs: &[(i32, i32); 4], area: &Area, list: &mut MoveList) {
-        let (from, reach) = (mover.from, area.reach);
+    fn slides(&self, from: Square, dirs: &[(i32, i32); 4], area: &Area, list: &mut MoveList) {
+        let reach = area.reach;
         for &(dx, dy) in dirs {
             // Past the reach no square touches a tile: nothing legal there.
             let room = |d: i32, at: i32, lo: i32, hi: i32| match d {
@@ -588,20 +578,20 @@ impl Position {
             let mut to = from.offset(dx, dy);
             if self.occupied(to) {
                 if self.is_enemy(to) {
-                    self.push_capture(mover, to, list);
+                    self.push_capture(from, to, list);
                 }
                 continue;
             }
-            self.push_near(mover, to, list);
+            self.push_near(from, to, list);
             for _ in 1..steps {
                 to = to.offset(dx, dy);
                 if self.occupied(to) {
                     if self.is_enemy(to) {
-                        self.push_capture(mover, to, list);
+                        self.push_capture(from, to, list);
                     }
                     break;
                 }
-                self.push_far(mover, to, area, list);
+                self.push_far(from, to, area, list);
             }
         }
     }
@@ -612,52 +602,51 @@ impl Position {
         Self::colour_of(self.board[square.cell()] as usize) != self.side
     }
 
-    fn knight(&self, mover: &Mover, area: &Area, list: &mut MoveList) {
-        for (dx, dy) in KNIGHT {
-            let to = mover.from.offset(dx, dy);
+    /// The knight's and king's moves: to each of `offsets`. A king's
+    /// squares touch its origin, a knight's never do.
+    fn jumps(
+        &self,
+        from: Square,
+        offsets: &[(i32, i32); 8],
+        near: bool,
+        area: &Area,
+        list: &mut MoveList,
+    ) {
+        for &(dx, dy) in offsets {
+            let to = from.offset(dx, dy);
             if !area.reach.contains(to) {
                 continue;
             }
-            if !self.occupied(to) {
-                self.push_far(mover, to, area, list);
-            } else if self.is_enemy(to) {
-                self.push_capture(mover, to, list);
+            if self.occupied(to) {
+                if self.is_enemy(to) {
+                    self.push_capture(from, to, list);
+                }
+            } else if near {
+                self.push_near(from, to, list);
+            } else {
+                self.push_far(from, to, area, list);
             }
         }
     }
 
-    fn king(&self, mover: &Mover, area: &Area, list: &mut MoveList) {
-        for (dx, dy) in KING {
-            let to = mover.from.offset(dx, dy);
-            if !area.reach.contains(to) {
-                continue;
-            }
-            if !self.occupied(to) {
-                self.push_near(mover, to, list);
-            } else if self.is_enemy(to) {
-                self.push_capture(mover, to, list);
-            }
-        }
-    }
-
-    fn pawn(&self, mover: &Mover, us: Colour, unmoved: bool, area: &Area, list: &mut MoveList) {
+    fn pawn(&self, from: Square, us: Colour, unmoved: bool, area: &Area, list: &mut MoveList) {
         let f = us.forward();
         let steps = if unmoved { 3 } else { 1 };
         for n in 1..=steps {
-            let to = mover.from.offset(0, n * f);
+            let to = from.offset(0, n * f);
             if !area.reach.contains(to) || self.occupied(to) {
                 break;
             }
             if n == 1 {
-                self.push_near(mover, to, list);
+                self.push_near(from, to, list);
             } else {
-                self.push_far(mover, to, area, list);
+                self.push_far(from, to, area, list);
             }
         }
         for dx in [-1, 1] {
-            let to = mover.from.offset(dx, f);
+            let to = from.offset(dx, f);
             if area.reach.contains(to) && self.occupied(to) && self.is_enemy(to) {
-                self.push_capture(mover, to, list);
+                self.push_capture(from, to, list);
             }
         }
     }
@@ -676,14 +665,6 @@ impl Area {
     fn touches(&self, s: Square) -> bool {
         self.touch[(s.y & 63) as usize] & (1 << (s.x & 63)) != 0
     }
-}
-
-/// The tile about to move, and what is known of it before its targets.
-struct Mover {
-    from: Square,
-    /// The table may stay one group without it (as far as is known yet):
-    /// its captures are candidates.
-    removable: bool,
 }
 
 /// True when `a` and `b` share a rank, file or diagonal.

@@ -68,9 +68,10 @@ impl fmt::Display for NotationError {
             NotationError::BadTile { tile, why } => write!(f, "bad tile '{tile}': {why}"),
             NotationError::BadSide(s) => write!(f, "bad side to move '{s}': expected 'w' or 'b'"),
             NotationError::BadPiles { piles, why } => write!(f, "bad piles '{piles}': {why}"),
-            NotationError::BadCounter { field, text } => {
-                write!(f, "bad {field} field '{text}': expected a whole number")
-            }
+            NotationError::BadCounter { field, text } => write!(
+                f,
+                "bad {field} field '{text}': expected a whole number up to {MAX_COUNTER}"
+            ),
             NotationError::Inconsistent(e) => write!(f, "impossible position: {e}"),
             NotationError::BadMove { token, why } => write!(f, "bad move '{token}': {why}"),
             NotationError::IllegalMove { token, why } => write!(f, "illegal move '{token}': {why}"),
@@ -86,16 +87,31 @@ impl From<PositionError> for NotationError {
     }
 }
 
+/// The largest halfmove clock or fullmove number a position string may
+/// give.
+pub const MAX_COUNTER: u32 = 1_000_000_000;
+
+/// Input quoted in an error, cut to a readable length: a megabyte-long
+/// token makes no better message.
+fn clip(text: &str) -> String {
+    const MAX: usize = 60;
+    if text.chars().count() <= MAX {
+        text.to_string()
+    } else {
+        format!("{}…", text.chars().take(MAX).collect::<String>())
+    }
+}
+
 /// Reads an integer coordinate: an optional `-` and digits, nothing else.
 fn parse_coordinate(text: &str) -> Result<i32, String> {
     let digits = text.strip_prefix('-').unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("'{text}' is not a whole number"));
+        return Err(format!("'{}' is not a whole number", clip(text)));
     }
     // Many leading zeros are harmless; too many digits are out of range.
     match text.parse::<i64>() {
         Ok(v) if v.abs() <= super::square::COORD_LIMIT as i64 => Ok(v as i32),
-        _ => Err(format!("coordinate '{text}' is beyond ±1000000000")),
+        _ => Err(format!("coordinate '{}' is beyond ±1000000000", clip(text))),
     }
 }
 
@@ -106,14 +122,14 @@ impl FromStr for Square {
     fn from_str(text: &str) -> Result<Square, String> {
         let (x, y) = text
             .split_once(',')
-            .ok_or_else(|| format!("square '{text}' is not of the form x,y"))?;
+            .ok_or_else(|| format!("square '{}' is not of the form x,y", clip(text)))?;
         Ok(Square::new(parse_coordinate(x)?, parse_coordinate(y)?))
     }
 }
 
 fn parse_tile(text: &str) -> Result<Tile, NotationError> {
     let bad = |why: String| NotationError::BadTile {
-        tile: text.to_string(),
+        tile: clip(text),
         why,
     };
     let mut chars = text.chars();
@@ -141,7 +157,7 @@ fn parse_tile(text: &str) -> Result<Tile, NotationError> {
 
 fn parse_pile(text: &str, colour: Colour, field: &str) -> Result<Pile, NotationError> {
     let bad = |why: String| NotationError::BadPiles {
-        piles: field.to_string(),
+        piles: clip(field),
         why,
     };
     let mut pile = Pile::EMPTY;
@@ -188,23 +204,25 @@ impl FromStr for Position {
         let side = match side {
             "w" => Colour::White,
             "b" => Colour::Black,
-            _ => return Err(NotationError::BadSide(side.to_string())),
+            _ => return Err(NotationError::BadSide(clip(side))),
         };
         let (white, black) = piles
             .split_once('/')
             .ok_or_else(|| NotationError::BadPiles {
-                piles: piles.to_string(),
+                piles: clip(piles),
                 why: "expected White's pile, '/', Black's pile".into(),
             })?;
         let piles = [
             parse_pile(white, Colour::White, piles)?,
             parse_pile(black, Colour::Black, piles)?,
         ];
-        let counter = |field: &'static str, text: &str| {
-            text.parse::<u32>().map_err(|_| NotationError::BadCounter {
+        // A cap far above any game keeps the clocks from overflowing.
+        let counter = |field: &'static str, text: &str| match text.parse::<u32>() {
+            Ok(n) if n <= MAX_COUNTER => Ok(n),
+            _ => Err(NotationError::BadCounter {
                 field,
-                text: text.to_string(),
-            })
+                text: clip(text),
+            }),
         };
         let halfmove = counter("halfmove", halfmove)?;
         let fullmove = counter("fullmove", fullmove)?;
@@ -264,7 +282,7 @@ impl FromStr for MoveToken {
 
     fn from_str(token: &str) -> Result<MoveToken, NotationError> {
         let bad = |why: String| NotationError::BadMove {
-            token: token.to_string(),
+            token: clip(token),
             why,
         };
         if token == "@" {
@@ -298,7 +316,7 @@ impl Position {
     /// legal here.
     pub fn parse_move(&self, token: &str) -> Result<Move, NotationError> {
         let illegal = |why: String| NotationError::IllegalMove {
-            token: token.to_string(),
+            token: clip(token),
             why,
         };
         let us = self.side_to_move();
@@ -327,7 +345,7 @@ impl Position {
             }
             MoveToken::Draw | MoveToken::Drawn(_) => {
                 return Err(NotationError::BadMove {
-                    token: token.to_string(),
+                    token: clip(token),
                     why: "a draw is not a complete move: place the tile with N@x,y".into(),
                 })
             }

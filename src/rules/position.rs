@@ -1,12 +1,13 @@
 //! The position: tiles on the table, both piles, the side to move, the
 //! clocks; making and unmaking moves; attacks and check.
 //!
-//! The table is unbounded, but the group of at most 32 tiles spans fewer
-//! than 32 squares in each direction. It is stored on a 64 × 64 torus: a
-//! square `x,y` lives in cell `(x mod 64, y mod 64)`. Every square the rules
-//! ever look at lies within 32 squares of the group, where no two squares
-//! share a cell, so the torus is exact while the notation keeps the true
-//! coordinates. Nothing ever needs re-centring, however far the group walks.
+//! The table is unbounded, but the group of at most 32 tiles spans at most
+//! 32 squares in each direction. It is stored on a 64 × 64 torus: a square
+//! `x,y` lives in cell `(x mod 64, y mod 64)`. Every square the rules ever
+//! look at lies within 2 squares of the group's box (at most 36 squares
+//! across), where no two squares share a cell, so the torus is exact while
+//! the notation keeps the true coordinates. Nothing ever needs re-centring,
+//! however far the group walks.
 
 use super::connectivity::{ring_bit, ring_connected, Ring, CENTRE};
 use super::hash;
@@ -191,7 +192,7 @@ impl Position {
         } else if !tiles.iter().any(|t| t.piece.colour != side) {
             return Err(PositionError::NoTileOfLastMover);
         }
-        // Connected tiles span fewer than 32 squares, so they fit the torus.
+        // 32 connected tiles span at most 32 squares, so they fit the torus.
         for tile in tiles {
             let colour = tile.piece.colour;
             let free = !pos.present & colour_mask(colour);
@@ -548,21 +549,28 @@ impl Position {
         slots
     }
 
+    /// The tiles of `within` reached from `seed` through touching tiles
+    /// of `within`.
+    #[inline]
+    fn flood(&self, seed: u32, within: u32) -> u32 {
+        let mut seen = seed;
+        let mut todo = seed;
+        while todo != 0 {
+            let slot = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let new = self.adjacent[slot] & within & !seen;
+            seen |= new;
+            todo |= new;
+        }
+        seen
+    }
+
     /// True when the tiles on the table, less the slots in `skip`, are one
     /// group (or none).
     #[inline]
     pub(super) fn connected_without(&self, skip: u32) -> bool {
         let all = self.present & !skip;
-        let mut seen = all & all.wrapping_neg();
-        let mut todo = seen;
-        while todo != 0 {
-            let slot = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
-            let new = self.adjacent[slot] & all & !seen;
-            seen |= new;
-            todo |= new;
-        }
-        seen == all
+        self.flood(all & all.wrapping_neg(), all) == all
     }
 
     /// The tiles that hold the table together: without any one of them the
@@ -626,19 +634,11 @@ impl Position {
         let mut parts = ArrayVec::new();
         let mut left = self.present & !(1 << slot);
         while left != 0 {
-            let mut seen = left & left.wrapping_neg();
-            let mut todo = seen;
-            while todo != 0 {
-                let s = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                let new = self.adjacent[s] & left & !seen;
-                seen |= new;
-                todo |= new;
-            }
+            let part = self.flood(left & left.wrapping_neg(), left);
             // Each part holds a neighbour of the tile, and its 8
             // neighbours fall into at most 4 groups around it.
-            parts.push(seen);
-            left &= !seen;
+            parts.push(part);
+            left &= !part;
         }
         parts
     }
@@ -704,7 +704,7 @@ impl Position {
         b
     }
 
-    /// The occupied squares touching `square`, other than `except`.
+    /// True when a tile other than the one on `except` touches `square`.
     #[inline(always)]
     pub(super) fn has_neighbour_besides(&self, square: Square, except: Square) -> bool {
         let mut ring = self.ring(square) & !CENTRE;

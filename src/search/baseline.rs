@@ -1,7 +1,8 @@
 //! The baseline players, against which the search is measured.
 
+use super::eval::value;
 use super::Action;
-use crate::rules::{Kind, Move, Position};
+use crate::rules::{Move, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -16,16 +17,6 @@ fn rng(seed: u64) -> ChaCha8Rng {
 /// Uniformly random among `actions`, which must not be empty.
 pub fn random(actions: &[Action], seed: u64) -> Action {
     actions[rng(seed).gen_range(0..actions.len())]
-}
-
-fn value(kind: Kind) -> u32 {
-    match kind {
-        Kind::King => 0,
-        Kind::Queen => 9,
-        Kind::Rook => 5,
-        Kind::Bishop | Kind::Knight => 3,
-        Kind::Pawn => 1,
-    }
 }
 
 /// The most valuable capture, else a move that gives check, else random.

@@ -4,7 +4,7 @@
 use crate::rules::{Colour, Kind, Position};
 
 /// Pawn units of each kind. The king is never lost, so it counts nothing.
-const fn value(kind: Kind) -> i32 {
+pub const fn value(kind: Kind) -> i32 {
     match kind {
         Kind::King => 0,
         Kind::Queen => 9,

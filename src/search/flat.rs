@@ -137,9 +137,15 @@ impl Shared<'_> {
                 losses: t.losses.load(Ordering::Relaxed) as f64 / UNIT,
             })
             .collect();
-        // Best mean first; ties keep the actions' order, so the answer is
-        // reproducible.
-        actions.sort_by(|a, b| b.value().total_cmp(&a.value()));
+        // Best first, ties in the actions' order, so the answer is
+        // reproducible. Under UCB1 the most visited action is the best: a
+        // lucky mean over a few playouts is not to be trusted. Shared
+        // equally, the visits say nothing and the mean decides.
+        if self.exploration.is_some() {
+            actions.sort_by_key(|a| std::cmp::Reverse(a.visits));
+        } else {
+            actions.sort_by(|a, b| b.value().total_cmp(&a.value()));
+        }
         actions.truncate(multipv.max(1));
         Report {
             nodes: actions_visits(&self.tallies),
@@ -152,25 +158,25 @@ impl Shared<'_> {
     /// The action UCB1 picks: an unvisited one first, else the highest
     /// mean plus `c · sqrt(ln N / n)`.
     fn most_promising(&self, c: f64) -> usize {
-        let visits: Vec<u64> = self
-            .tallies
-            .iter()
-            .map(|t| t.visits.load(Ordering::Relaxed))
-            .collect();
-        if let Some(a) = visits.iter().position(|&v| v == 0) {
+        let visits = |t: &Tally| t.visits.load(Ordering::Relaxed);
+        if let Some(a) = self.tallies.iter().position(|t| visits(t) == 0) {
             return a;
         }
-        let ln_total = (visits.iter().sum::<u64>() as f64).ln();
-        let score = |a: usize| {
-            let t = &self.tallies[a];
-            let v = visits[a] as f64;
+        let ln_total = (actions_visits(&self.tallies) as f64).ln();
+        let score = |t: &Tally| {
+            let v = visits(t) as f64;
             let wins = t.wins.load(Ordering::Relaxed) as f64 / UNIT;
             let draws = t.draws.load(Ordering::Relaxed) as f64 / UNIT;
             (wins + 0.5 * draws) / v + c * (ln_total / v).sqrt()
         };
-        (0..visits.len())
-            .max_by(|&a, &b| score(a).total_cmp(&score(b)))
-            .unwrap_or(0)
+        let mut best = (0, f64::NEG_INFINITY);
+        for (a, t) in self.tallies.iter().enumerate() {
+            let s = score(t);
+            if s > best.1 {
+                best = (a, s);
+            }
+        }
+        best.0
     }
 
     fn should_stop(&self) -> bool {
@@ -264,7 +270,7 @@ pub fn search(
         exploration: (params.player == Player::Ucb).then_some(params.exploration),
     };
     // A single action needs no thought, unless the caller asked to watch.
-    if actions.len() > 1 || limits.infinite {
+    if actions.len() > 1 || limits.is_endless(pos.side_to_move(), params.move_overhead) {
         let seed = if params.seed == 0 {
             rand::random()
         } else {
@@ -278,10 +284,6 @@ pub fn search(
             }
             shared.work(0, seed, Some(report), params.multipv);
         });
-        // `infinite` waits for `stop`, as UCI asks, even when done early.
-        while limits.infinite && !stop.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
     }
     let last = shared.report(params.multipv);
     report(&last);

@@ -121,8 +121,9 @@ pub struct ActionStats {
     pub action: Action,
     /// Playouts through it.
     pub visits: u64,
-    /// Playouts won, drawn and lost by the side to move (a playout cut by
-    /// its cap counts its material win probability as a fraction).
+    /// Playouts won by the side to move (a playout cut by its cap counts
+    /// its material win probability as a fraction of a win, the rest as a
+    /// loss).
     pub wins: f64,
     /// Playouts drawn.
     pub draws: f64,
@@ -157,7 +158,9 @@ pub struct Report {
 /// Chooses an action for the side to move of `pos` (with a drawn tile of
 /// `pending` kind, if any) within `limits`, calling `report` at least once
 /// a second and once at the end. Returns `None` when there is nothing to
-/// choose from. `stop` ends the search at once.
+/// choose from. `stop` ends the search at once; a search that no limit
+/// ends (`infinite`, or no limit for the side to move) answers only then,
+/// as UCI asks, even when its mind is made up.
 pub fn search(
     pos: &Position,
     pending: Option<Kind>,
@@ -170,11 +173,33 @@ pub fn search(
     if actions.is_empty() {
         return None;
     }
-    match params.player {
-        Player::Ucb | Player::Flat => {
-            Some(flat::search(pos, &actions, limits, params, stop, report))
+    let start = std::time::Instant::now();
+    let choice = match params.player {
+        Player::Ucb | Player::Flat => flat::search(pos, &actions, limits, params, stop, report),
+        Player::Greedy | Player::Random => {
+            let choice = match params.player {
+                Player::Greedy => baseline::greedy(pos, &actions, params.seed),
+                _ => baseline::random(&actions, params.seed),
+            };
+            report(&Report {
+                actions: vec![ActionStats {
+                    action: choice,
+                    visits: 0,
+                    wins: 0.0,
+                    draws: 0.0,
+                    losses: 0.0,
+                }],
+                nodes: 0,
+                plies: 0,
+                elapsed: start.elapsed(),
+            });
+            choice
         }
-        Player::Greedy => Some(baseline::greedy(pos, &actions, params.seed)),
-        Player::Random => Some(baseline::random(&actions, params.seed)),
+    };
+    if limits.is_endless(pos.side_to_move(), params.move_overhead) {
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
+    Some(choice)
 }

@@ -1,6 +1,7 @@
 //! Time management: how long a search may think, from the `go` limits.
 //! The search loop only asks "should I stop?"; the policy lives here.
 
+use crate::rules::Colour;
 use std::time::Duration;
 
 /// The limits of one search, as `go` gives them (milliseconds).
@@ -29,6 +30,12 @@ pub struct Limits {
 const HORIZON: u64 = 30;
 
 impl Limits {
+    /// True when no limit ends the search of the side `colour`: only
+    /// `stop` does (`infinite`, no limits, or only the other side's clock).
+    pub fn is_endless(&self, colour: Colour, overhead: u64) -> bool {
+        self.nodes.is_none() && self.budget(colour == Colour::White, overhead).is_none()
+    }
+
     /// The time this search may take for the side with `time` left and
     /// `increment` per move, keeping `overhead` ms back for the channel;
     /// `None` when only `stop` or `nodes` end it.
