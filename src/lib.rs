@@ -2,7 +2,7 @@
 //!
 //! Three layers, one direction: [`rules`] is the game itself, free of I/O
 //! and search; [`search`] chooses moves on top of the rules; [`protocol`]
-//! parses, dispatches and prints. [`bench`] measures the first two.
+//! parses, dispatches and prints. [`bench`](mod@bench) measures the first two.
 
 pub mod bench;
 pub mod protocol;

@@ -14,7 +14,7 @@ mod position;
 mod square;
 
 pub use game::{kind_name, Ending, Game, GameEnd};
-pub use movegen::{MoveList, MAX_MOVES};
+pub use movegen::{MoveList, Screen, MAX_MOVES};
 pub use moves::Move;
 pub use notation::{MoveToken, NotationError, STARTPOS};
 pub use perft::{divide, perft};

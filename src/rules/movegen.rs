@@ -1,18 +1,24 @@
 //! Legal move generation.
 //!
-//! Two questions decide whether a candidate is legal: does the table stay
-//! one group (the connection rule), and is the mover's king safe from a
-//! connected capture (check). Both are answered cheaply for nearly every
-//! candidate:
+//! Candidates come first: every move by movement whose destination touches
+//! some other tile (captures always). A [`Screen`], worked out once per
+//! position and each part only when a candidate first needs it, then
+//! settles each candidate, nearly always without trying it on the table:
 //!
-//! - A tile whose neighbours hold together without it (see
-//!   `connectivity`) may move to any square touching another tile, and may
-//!   capture anywhere: after a capture the occupied squares are exactly the
-//!   old ones less the mover's origin. Only tiles that hold the table
-//!   together need a flood fill, and only for their non-capturing moves.
-//! - While no enemy tile attacks the king by movement, only king moves and
-//!   moves off a line through the king can expose it; everything else is
-//!   safe without a test. Otherwise every candidate is tried on the table.
+//! - Connection rule. A tile whose 8 neighbours hold together without it
+//!   (the ring test of `connectivity`) may go anywhere a candidate goes.
+//!   Otherwise the articulation points say whether it holds the table
+//!   together; if so it may not capture (after a capture the occupied
+//!   squares are the old ones less the mover's origin), and a quiet move
+//!   must touch every part the table falls into without it.
+//! - Check. With no enemy tile attacking the king by movement, only king
+//!   moves and moves of a tile alone between the king and an enemy slider
+//!   (a shield) can expose it: those are tried on the table. With
+//!   attackers, the shape of the table without each attacker says whether
+//!   the move makes its capture of the king connected (see
+//!   `Attacker::connects_after`); the rare undecided case is tried.
+//!
+//! Random playouts (`search::playout`) test only the candidate they pick.
 
 use super::connectivity::{ring_bit, ring_connected, CENTRE};
 use super::moves::Move;
