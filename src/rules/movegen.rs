@@ -57,10 +57,13 @@ pub struct Screen {
     /// Their shapes, once a candidate has needed them.
     shapes: ArrayVec<Attacker, 16>,
     shapes_known: bool,
-    /// For each holding tile (by slot mod 16) that a candidate has needed:
-    /// the parts the table falls into without it, to be joined again.
+    /// For each of the side's tiles (by slot mod 16) that a candidate has
+    /// needed: the parts the table falls into without it. A tile holding
+    /// the table together must join them all again.
     parts: [[u32; 4]; 16],
     parts_known: u32,
+    /// Candidates are tried a few at a time, not all of them.
+    sampling: bool,
 }
 
 /// An enemy tile that attacks the king by movement, and the shape of the
@@ -214,7 +217,8 @@ impl Position {
     /// a superset of the legal ones that [`Position::candidate_is_legal`]
     /// settles one by one. Random playouts test only the move they pick.
     pub fn generate_step_candidates(&mut self, list: &mut MoveList) -> Screen {
-        let screen = self.screen();
+        let mut screen = self.screen();
+        screen.sampling = true;
         self.step_candidates(&screen, list);
         screen
     }
@@ -228,13 +232,19 @@ impl Position {
                 let slot = self.board[from.cell()] as usize;
                 let bit = 1 << slot;
                 let capture = self.occupied(to);
-                // The ring test clears most movers; one search the rest.
+                // The ring test clears most movers. A playout tries a few
+                // candidates, so a flood per mover beats one search of the
+                // whole table; generating every move, it is the other way.
                 let holds = !ring_connected(self.ring(from))
-                    && *screen
-                        .holding
-                        .get_or_insert_with(|| self.articulation_points(0))
-                        & bit
-                        != 0;
+                    && if screen.sampling {
+                        self.parts_of(slot, screen)[1] != 0
+                    } else {
+                        *screen
+                            .holding
+                            .get_or_insert_with(|| self.articulation_points(0))
+                            & bit
+                            != 0
+                    };
                 if holds {
                     // The mover holds the table together: it may not
                     // capture, and must join every part again.
@@ -310,6 +320,7 @@ impl Position {
             shapes_known: false,
             parts: [[0; 4]; 16],
             parts_known: 0,
+            sampling: false,
         }
     }
 
@@ -325,6 +336,15 @@ impl Position {
         if ring.count_ones() < 2 {
             return false;
         }
+        let touching = self.neighbour_slots(to) & !(1 << slot);
+        self.parts_of(slot, screen)
+            .iter()
+            .all(|&p| p == 0 || p & touching != 0)
+    }
+
+    /// The parts the table falls into without the side to move's tile in
+    /// `slot` (one part when it holds nothing together), zero-padded.
+    fn parts_of(&self, slot: usize, screen: &mut Screen) -> [u32; 4] {
         let i = slot & 15;
         if screen.parts_known & (1 << i) == 0 {
             let parts = self.parts_without(slot);
@@ -332,8 +352,7 @@ impl Position {
             screen.parts[i][..parts.len()].copy_from_slice(&parts);
             screen.parts_known |= 1 << i;
         }
-        let touching = self.neighbour_slots(to) & !(1 << slot);
-        screen.parts[i].iter().all(|&p| p == 0 || p & touching != 0)
+        screen.parts[i]
     }
 
     fn shields_of(&self, screen: &mut Screen) -> u32 {

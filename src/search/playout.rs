@@ -185,6 +185,41 @@ mod tests {
         }
     }
 
+    /// The sampling path (candidates tried one by one, holding tiles found
+    /// by a flood per mover) accepts exactly the legal piece moves, in
+    /// every position of many random games.
+    #[test]
+    fn sampled_candidates_agree_with_legal_generation() {
+        let mut rng = ChaCha8Rng::seed_from_u64(21);
+        let mut positions = 0;
+        for _ in 0..120 {
+            let mut pos = Position::startpos();
+            for _ in 0..150 {
+                let mut candidates = MoveList::new();
+                let mut screen = pos.generate_step_candidates(&mut candidates);
+                let mut accepted: Vec<Move> = candidates
+                    .iter()
+                    .copied()
+                    .filter(|&mv| pos.candidate_is_legal(mv, &mut screen))
+                    .collect();
+                let mut legal = MoveList::new();
+                pos.generate_steps(&mut legal);
+                let mut legal: Vec<Move> = legal.to_vec();
+                accepted.sort();
+                legal.sort();
+                assert_eq!(accepted, legal, "in {pos}");
+                positions += 1;
+                match random_turn(&mut pos, &mut rng) {
+                    Turn::Play(mv) => {
+                        pos.make(mv);
+                    }
+                    _ => break,
+                }
+            }
+        }
+        assert!(positions > 10_000, "{positions}");
+    }
+
     #[test]
     fn playouts_end_by_the_rules_or_the_cap() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
