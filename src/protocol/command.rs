@@ -1,5 +1,6 @@
 //! Parsing one line of the protocol into a [`Command`]; nothing here acts.
 
+use crate::rules::clip;
 use crate::search::Limits;
 
 /// Where a `position` command starts.
@@ -91,17 +92,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
             },
             _ => Err("usage: perft <depth>".into()),
         },
-        _ => Err(format!("unknown command '{}'", shorten(head))),
-    }
-}
-
-/// A word cut to a readable length for an error message.
-pub fn shorten(word: &str) -> String {
-    const MAX: usize = 40;
-    if word.chars().count() <= MAX {
-        word.to_string()
-    } else {
-        format!("{}…", word.chars().take(MAX).collect::<String>())
+        _ => Err(format!("unknown command '{}'", clip(head))),
     }
 }
 
@@ -162,7 +153,7 @@ fn parse_go(words: &[&str]) -> Result<Limits, String> {
             "depth" => {
                 return Err("go depth is not supported: a Monte Carlo search has no depth; use nodes or movetime".into())
             }
-            _ => return Err(format!("go: unknown limit '{}'", shorten(word))),
+            _ => return Err(format!("go: unknown limit '{}'", clip(word))),
         };
         let value = words
             .next()
@@ -170,7 +161,7 @@ fn parse_go(words: &[&str]) -> Result<Limits, String> {
         let n: u64 = value.parse().map_err(|_| {
             format!(
                 "go: '{word}' takes a whole number of at least 0, not '{}'",
-                shorten(value)
+                clip(value)
             )
         })?;
         if word == "movestogo" && n == 0 {

@@ -9,9 +9,9 @@
 pub mod command;
 pub mod options;
 
-use crate::rules::{kind_name, Ending, Game, GameEnd, Kind, MoveToken, Position};
+use crate::rules::{clip, kind_name, Ending, Game, GameEnd, Kind, MoveToken, Position};
 use crate::search::{self, Action, Report};
-use command::{shorten, Command, Start};
+use command::{Command, Start};
 use options::Options;
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
@@ -413,7 +413,7 @@ fn setup(start: &Start, moves: &[String]) -> Result<(Game, Option<Kind>), String
     let mut pending = None;
     for (i, token) in moves.iter().enumerate() {
         let n = i + 1;
-        let token_shown = shorten(token);
+        let token_shown = clip(token);
         if pending.is_some() {
             return Err(format!(
                 "move {n} '{token_shown}': a drawn tile (N@) must be the last of the moves"

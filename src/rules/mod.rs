@@ -16,7 +16,7 @@ mod square;
 pub use game::{kind_name, Ending, Game, GameEnd};
 pub use movegen::{MoveList, Screen, MAX_MOVES};
 pub use moves::Move;
-pub use notation::{MoveToken, NotationError, STARTPOS};
+pub use notation::{clip, MoveToken, NotationError, MAX_COUNTER, STARTPOS};
 pub use perft::{divide, perft};
 pub use piece::{Colour, Kind, Piece};
 pub use pile::Pile;

@@ -93,7 +93,7 @@ pub const MAX_COUNTER: u32 = 1_000_000_000;
 
 /// Input quoted in an error, cut to a readable length: a megabyte-long
 /// token makes no better message.
-fn clip(text: &str) -> String {
+pub fn clip(text: &str) -> String {
     const MAX: usize = 60;
     if text.chars().count() <= MAX {
         text.to_string()
