@@ -1,0 +1,203 @@
+//! Game records: one line of JSON per game, as the match runner writes
+//! them and the GUI saves and loads them, and a text form for people.
+
+use super::{Deal, Referee};
+use crate::rules::{Colour, Position};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// One engine of a game as the record names it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Side {
+    /// A short name for tables ("chex", "random", "human").
+    pub name: String,
+    /// The command that ran it, empty for a person.
+    #[serde(default)]
+    pub command: String,
+    /// The options set on it with `setoption`.
+    #[serde(default)]
+    pub options: BTreeMap<String, String>,
+}
+
+/// A game as recorded: enough to replay it exactly and to know why it
+/// ended. Written as one line of JSON (see protocol.md, "Game records").
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's number in its match, from 1.
+    #[serde(default)]
+    pub game: u64,
+    /// The seed the deal came from, when it came from one.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// The start: `startpos` or a position string.
+    pub start: String,
+    /// The order of both piles (see [`Deal`]).
+    pub deal: String,
+    /// Who played White.
+    pub white: Side,
+    /// Who played Black.
+    pub black: Side,
+    /// The moves in protocol.md's notation (placements as `N@x,y`).
+    pub moves: Vec<String>,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for a game not finished.
+    pub result: String,
+    /// Why the game ended, in words.
+    #[serde(default)]
+    pub reason: String,
+    /// How long each move took to answer, in milliseconds, one per entry
+    /// of `moves` (draws are folded into their placement).
+    #[serde(default)]
+    pub times_ms: Vec<u64>,
+}
+
+/// A record that cannot be read or replayed.
+#[derive(Debug)]
+pub enum RecordError {
+    /// Not a JSON game record.
+    Json(String),
+    /// The start or the deal is bad.
+    Setup(String),
+    /// Move `index` (from 1) is refused on this deal.
+    Move {
+        /// The move's number in the list, from 1.
+        index: usize,
+        /// Why the referee refused it.
+        why: String,
+    },
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Json(e) => write!(f, "not a game record: {e}"),
+            RecordError::Setup(e) => write!(f, "bad game record: {e}"),
+            RecordError::Move { index, why } => write!(f, "bad game record: move {index}: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// The result tag of a finished or unfinished game.
+fn result_tag(referee: &Referee) -> &'static str {
+    match referee.ending().map(|e| e.winner) {
+        None => "*",
+        Some(None) => "1/2-1/2",
+        Some(Some(Colour::White)) => "1-0",
+        Some(Some(Colour::Black)) => "0-1",
+    }
+}
+
+impl GameRecord {
+    /// The record of `referee`'s game so far. A game lost by a rule
+    /// outside the table (time, an illegal answer, a crash) is marked with
+    /// [`GameRecord::forfeit`].
+    pub fn from_referee(referee: &Referee, white: Side, black: Side) -> GameRecord {
+        let start = if *referee.start() == Position::startpos() {
+            "startpos".to_string()
+        } else {
+            referee.start().to_string()
+        };
+        GameRecord {
+            game: 0,
+            seed: None,
+            start,
+            deal: referee.deal().to_string(),
+            white,
+            black,
+            moves: referee
+                .game()
+                .moves()
+                .iter()
+                .map(|m| m.to_string())
+                .collect(),
+            result: result_tag(referee).into(),
+            reason: referee.ending().map(|e| e.to_string()).unwrap_or_default(),
+            times_ms: Vec::new(),
+        }
+    }
+
+    /// Marks the game lost by `loser` for `reason` (time, illegal move,
+    /// crash).
+    pub fn forfeit(&mut self, loser: Colour, reason: String) {
+        self.result = match loser {
+            Colour::White => "0-1",
+            Colour::Black => "1-0",
+        }
+        .into();
+        self.reason = reason;
+    }
+
+    /// The record as one line of JSON.
+    pub fn to_json_line(&self) -> String {
+        // A struct of strings, numbers and maps always serialises.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads one line of JSON.
+    pub fn from_json_line(line: &str) -> Result<GameRecord, RecordError> {
+        serde_json::from_str(line).map_err(|e| RecordError::Json(e.to_string()))
+    }
+
+    /// Replays the record on its deal with the rules core, refusing any
+    /// move the referee would have refused.
+    pub fn referee(&self) -> Result<Referee, RecordError> {
+        let start = if self.start == "startpos" {
+            Position::startpos()
+        } else {
+            self.start
+                .parse()
+                .map_err(|e| RecordError::Setup(format!("{e}")))?
+        };
+        let deal: Deal = self
+            .deal
+            .parse()
+            .map_err(|e| RecordError::Setup(format!("{e}")))?;
+        let mut referee =
+            Referee::new(start, deal).map_err(|e| RecordError::Setup(e.to_string()))?;
+        for (i, token) in self.moves.iter().enumerate() {
+            referee.replay(&[token]).map_err(|e| RecordError::Move {
+                index: i + 1,
+                why: e.to_string(),
+            })?;
+        }
+        Ok(referee)
+    }
+
+    /// The record in its text form, for people: tag lines, then the
+    /// numbered moves and the result (see protocol.md, "Game records").
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let mut tag = |name: &str, value: &str| {
+            out.push_str(&format!("[{name} \"{}\"]\n", value.replace('"', "'")))
+        };
+        tag("Game", &self.game.to_string());
+        tag("White", &self.white.name);
+        tag("Black", &self.black.name);
+        if let Some(seed) = self.seed {
+            tag("Seed", &seed.to_string());
+        }
+        tag("Start", &self.start);
+        tag("Deal", &self.deal);
+        tag("Result", &self.result);
+        tag("Reason", &self.reason);
+        out.push('\n');
+        let black_first = self.start != "startpos" && self.start.split(' ').nth(1) == Some("b");
+        let mut line = String::new();
+        for (i, mv) in self.moves.iter().enumerate() {
+            let ply = i + usize::from(black_first);
+            if ply % 2 == 0 {
+                line.push_str(&format!("{}. ", ply / 2 + 1));
+            } else if i == 0 {
+                line.push_str("1... ");
+            }
+            line.push_str(mv);
+            line.push(' ');
+        }
+        line.push_str(&self.result);
+        out.push_str(&line);
+        out.push('\n');
+        out
+    }
+}
