@@ -71,7 +71,7 @@ impl Deal {
 /// The tiles of a pile in `KQRBNP` order.
 fn expand(pile: Pile) -> Vec<Kind> {
     pile.kinds()
-        .flat_map(|k| std::iter::repeat(k).take(pile.count(k) as usize))
+        .flat_map(|k| std::iter::repeat_n(k, pile.count(k) as usize))
         .collect()
 }
 
