@@ -97,7 +97,7 @@ fn normalise(lines: &[String]) -> Vec<String> {
 fn parse_info(line: &str, wdl: bool) -> (u32, i64, u64, String) {
     let w: Vec<&str> = line.split(' ').collect();
     let n = if wdl { 18 } else { 14 };
-    assert_eq!(w.len(), n, "info line '{line}' has {} words", w.len());
+    assert!(w.len() >= n, "info line '{line}' has {} words", w.len());
     assert_eq!(&w[..2], ["info", "multipv"], "{line}");
     assert_eq!(&w[3..5], ["score", "cp"], "{line}");
     let k: u32 = w[2].parse().expect(line);
@@ -120,6 +120,13 @@ fn parse_info(line: &str, wdl: bool) -> (u32, i64, u64, String) {
     assert_eq!(w[i + 4], "time", "{line}");
     let _: u64 = w[i + 5].parse().expect(line);
     assert_eq!(w[i + 6], "pv", "{line}");
+    // The rest of the line is the expected play: move tokens or `@`.
+    for token in &w[i + 8..] {
+        assert!(
+            *token == "@" || token.parse::<chex::rules::MoveToken>().is_ok(),
+            "pv token '{token}' in '{line}'"
+        );
+    }
     (k, cp, nodes, w[i + 7].to_string())
 }
 
@@ -356,7 +363,8 @@ fn setoption_invalid_gets_one_error_and_changes_nothing() {
         "setoption name",
         "setoption Threads 2",
         "setoption value 3",
-        "setoption name Hash value 16",
+        "setoption name Ponder value true",
+        "setoption name Hash value 0",
         "setoption name Seed",
         "setoption name Seed value",
         "setoption name Threads value 0",
@@ -1139,7 +1147,8 @@ const BAD_LINES: &[(&str, &str)] = &[
     ("go depth 3", ""),
     ("go sideways", ""),
     // unknown options, values out of range
-    ("setoption name Hash value 16", ""),
+    ("setoption name Ponder value true", ""),
+    ("setoption name Hash value 0", ""),
     ("setoption name Threads value 0", ""),
     ("setoption name Seed value -1", ""),
     ("setoption name MultiPV value 257", ""),

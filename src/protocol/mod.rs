@@ -267,17 +267,28 @@ impl Engine {
         let pending = self.pending;
         let params = self.options.params.clone();
         let show_wdl = self.options.show_wdl;
+        let verbose = self.options.verbose_stats;
         let kind = if limits.is_endless(pos.side_to_move(), params.move_overhead) {
             JobKind::Endless
         } else {
             JobKind::Search
         };
         self.spawn(kind, move |stop| {
-            let mut print = |report: &Report| say(&info_lines(report, show_wdl));
-            match search::search(&pos, pending, &limits, &params, stop, &mut print) {
-                Some(action) => format!("bestmove {action}"),
-                None => "bestmove (none)".into(),
+            let mut last = None;
+            let mut print = |report: &Report| {
+                say(&info_lines(report, params.multipv, show_wdl));
+                last = Some(report.clone());
+            };
+            let choice = search::search(&pos, pending, &limits, &params, stop, &mut print);
+            let mut out = String::new();
+            if let (true, Some(report)) = (verbose, last) {
+                out = move_stats_lines(&report);
             }
+            match choice {
+                Some(action) => out.push_str(&format!("bestmove {action}")),
+                None => out.push_str("bestmove (none)"),
+            }
+            out
         });
     }
 
@@ -525,11 +536,11 @@ fn centipawns(p: f64) -> i64 {
 }
 
 /// The `info` lines of a report: one per reported action, then the speed.
-fn info_lines(report: &Report, show_wdl: bool) -> String {
+fn info_lines(report: &Report, multipv: usize, show_wdl: bool) -> String {
     let ms = report.elapsed.as_millis().max(1) as u64;
     let nps = report.nodes * 1000 / ms;
     let mut lines = Vec::new();
-    for (i, stats) in report.actions.iter().enumerate() {
+    for (i, stats) in report.actions.iter().take(multipv.max(1)).enumerate() {
         let mut line = format!(
             "info multipv {} score cp {}",
             i + 1,
@@ -552,6 +563,9 @@ fn info_lines(report: &Report, show_wdl: bool) -> String {
             " nodes {} nps {nps} time {ms} pv {}",
             report.nodes, stats.action
         );
+        for step in &stats.pv {
+            let _ = write!(line, " {step}");
+        }
         lines.push(line);
     }
     lines.push(format!(
@@ -559,6 +573,27 @@ fn info_lines(report: &Report, show_wdl: bool) -> String {
         report.plies * 1000 / ms
     ));
     lines.join("\n")
+}
+
+/// `VerboseMoveStats`: one `info string` line per root action, most
+/// visited first, so a user can see why the engine chose.
+fn move_stats_lines(report: &Report) -> String {
+    let total = report.actions.iter().map(|a| a.visits).sum::<u64>().max(1);
+    let mut out = String::new();
+    for stats in &report.actions {
+        let _ = writeln!(
+            out,
+            "info string {:<14} N: {:>8} ({:>5.1}%) Q: {:>6.3} W: {:.3} D: {:.3} L: {:.3}",
+            stats.action.to_string(),
+            stats.visits,
+            100.0 * stats.visits as f64 / total as f64,
+            2.0 * stats.value() - 1.0,
+            stats.wins / stats.visits.max(1) as f64,
+            stats.draws / stats.visits.max(1) as f64,
+            stats.losses / stats.visits.max(1) as f64,
+        );
+    }
+    out
 }
 
 #[cfg(test)]

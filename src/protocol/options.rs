@@ -106,6 +106,7 @@ pub fn specs() -> Vec<OptionSpec> {
         spin("MultiPV", 1, 1, 256),
         spin("MoveOverhead", 30, 0, 10_000),
         spin("PlayoutCap", 300, 1, 10_000),
+        spin("Hash", 256, 1, 1 << 16),
         OptionSpec {
             name: "Exploration",
             kind: OptionKind::Real {
@@ -119,9 +120,13 @@ pub fn specs() -> Vec<OptionSpec> {
             kind: OptionKind::Check { default: false },
         },
         OptionSpec {
+            name: "VerboseMoveStats",
+            kind: OptionKind::Check { default: false },
+        },
+        OptionSpec {
             name: "Player",
             kind: OptionKind::Combo {
-                default: Player::Ucb.name(),
+                default: Player::Ismcts.name(),
                 values: Player::ALL.iter().map(|p| p.name()).collect(),
             },
         },
@@ -135,6 +140,8 @@ pub struct Options {
     pub params: Params,
     /// Print `wdl` in `info` lines.
     pub show_wdl: bool,
+    /// Print every root action's statistics after a search.
+    pub verbose_stats: bool,
 }
 
 impl Default for Options {
@@ -149,9 +156,11 @@ impl Default for Options {
                 exploration: 0.0,
                 playout_cap: 1,
                 move_overhead: 0,
-                player: Player::Ucb,
+                player: Player::Ismcts,
+                hash_mib: 1,
             },
             show_wdl: false,
+            verbose_stats: false,
         };
         for spec in specs() {
             // Each default lies in its own range, as a test checks.
@@ -188,6 +197,7 @@ impl Options {
                     "MultiPV" => p.multipv = v as usize,
                     "MoveOverhead" => p.move_overhead = v as u64,
                     "PlayoutCap" => p.playout_cap = v as u32,
+                    "Hash" => p.hash_mib = v as usize,
                     _ => unreachable!("every spin option is handled"),
                 }
             }
@@ -204,7 +214,7 @@ impl Options {
                 self.params.exploration = v;
             }
             OptionKind::Check { .. } => {
-                self.show_wdl = match value.to_ascii_lowercase().as_str() {
+                let v = match value.to_ascii_lowercase().as_str() {
                     "true" => true,
                     "false" => false,
                     _ => {
@@ -214,6 +224,11 @@ impl Options {
                         ))
                     }
                 };
+                match spec.name {
+                    "UCI_ShowWDL" => self.show_wdl = v,
+                    "VerboseMoveStats" => self.verbose_stats = v,
+                    _ => unreachable!("every check option is handled"),
+                }
             }
             OptionKind::Combo { .. } => {
                 self.params.player = value.parse()?;
@@ -238,6 +253,10 @@ mod tests {
         assert!(o.show_wdl);
         o.set("Exploration", Some("0.7")).unwrap();
         assert_eq!(o.params.exploration, 0.7);
+        o.set("Hash", Some("16")).unwrap();
+        assert_eq!(o.params.hash_mib, 16);
+        o.set("VerboseMoveStats", Some("true")).unwrap();
+        assert!(o.verbose_stats);
         o.set("Player", Some("random")).unwrap();
         assert_eq!(o.params.player, Player::Random);
         let before = o.clone();
@@ -250,7 +269,8 @@ mod tests {
             ("Exploration", Some("-1")),
             ("Exploration", Some("NaN")),
             ("Exploration", Some("lots")),
-            ("Hash", Some("16")),
+            ("Hash", Some("0")),
+            ("VerboseMoveStats", Some("1")),
             ("Seed", None),
         ] {
             assert!(o.set(name, value).is_err(), "{name} {value:?}");
@@ -268,6 +288,7 @@ mod tests {
         assert_eq!(o.params.threads, cores());
         assert_eq!(o.params.playout_cap, 300);
         assert_eq!(o.params.exploration, DEFAULT_EXPLORATION);
-        assert_eq!(o.params.player, Player::Ucb);
+        assert_eq!(o.params.player, Player::Ismcts);
+        assert_eq!(o.params.hash_mib, 256);
     }
 }

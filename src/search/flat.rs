@@ -124,7 +124,7 @@ struct Shared<'a> {
 }
 
 impl Shared<'_> {
-    fn report(&self, multipv: usize) -> Report {
+    fn report(&self) -> Report {
         let mut actions: Vec<ActionStats> = self
             .actions
             .iter()
@@ -135,6 +135,7 @@ impl Shared<'_> {
                 wins: t.wins.load(Ordering::Relaxed) as f64 / UNIT,
                 draws: t.draws.load(Ordering::Relaxed) as f64 / UNIT,
                 losses: t.losses.load(Ordering::Relaxed) as f64 / UNIT,
+                pv: Vec::new(),
             })
             .collect();
         // Best first, ties in the actions' order, so the answer is
@@ -146,7 +147,6 @@ impl Shared<'_> {
         } else {
             actions.sort_by(|a, b| b.value().total_cmp(&a.value()));
         }
-        actions.truncate(multipv.max(1));
         Report {
             nodes: actions_visits(&self.tallies),
             plies: self.plies.load(Ordering::Relaxed),
@@ -188,13 +188,7 @@ impl Shared<'_> {
     /// Runs iterations until the search ends. The first worker also
     /// reports: once a second, or with a node limit every tenth of it, so
     /// that a seeded one-thread search prints the same lines every time.
-    fn work(
-        &self,
-        worker: usize,
-        seed: u64,
-        mut report: Option<&mut dyn FnMut(&Report)>,
-        multipv: usize,
-    ) {
+    fn work(&self, worker: usize, seed: u64, mut report: Option<&mut dyn FnMut(&Report)>) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(worker as u64));
         let n = self.actions.len() as u64;
         let milestone = (self.limit / 10).max(1);
@@ -227,7 +221,7 @@ impl Shared<'_> {
                 };
                 if due {
                     last_report = Instant::now();
-                    report(&self.report(multipv));
+                    report(&self.report());
                 }
             }
         }
@@ -280,12 +274,12 @@ pub fn search(
         std::thread::scope(|scope| {
             for worker in 1..threads {
                 let shared = &shared;
-                scope.spawn(move || shared.work(worker, seed, None, params.multipv));
+                scope.spawn(move || shared.work(worker, seed, None));
             }
-            shared.work(0, seed, Some(report), params.multipv);
+            shared.work(0, seed, Some(report));
         });
     }
-    let last = shared.report(params.multipv);
+    let last = shared.report();
     report(&last);
     last.actions.first().map_or(actions[0], |s| s.action)
 }

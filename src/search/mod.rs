@@ -9,6 +9,7 @@
 pub mod baseline;
 pub mod eval;
 pub mod flat;
+pub mod ismcts;
 pub mod playout;
 pub mod time;
 
@@ -54,9 +55,15 @@ pub fn root_actions(pos: &Position, pending: Option<Kind>) -> Vec<Action> {
     actions
 }
 
+/// The most root actions a turn can have: every move of the move list's
+/// capacity, and "draw".
+pub const MAX_ROOT_ACTIONS: usize = crate::rules::MAX_MOVES + 1;
+
 /// The players the engine can be, chosen with the `Player` option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
+    /// Information-Set Monte Carlo Tree Search ([`ismcts`]): the engine.
+    Ismcts,
     /// Flat Monte Carlo with UCB1 at the root: playouts go where the best
     /// action might be.
     Ucb,
@@ -71,11 +78,18 @@ pub enum Player {
 
 impl Player {
     /// Every player, in the order the `uci` option lists them.
-    pub const ALL: [Player; 4] = [Player::Ucb, Player::Flat, Player::Greedy, Player::Random];
+    pub const ALL: [Player; 5] = [
+        Player::Ismcts,
+        Player::Ucb,
+        Player::Flat,
+        Player::Greedy,
+        Player::Random,
+    ];
 
     /// The option value naming this player.
     pub const fn name(self) -> &'static str {
         match self {
+            Player::Ismcts => "ismcts",
             Player::Ucb => "ucb",
             Player::Flat => "flat",
             Player::Greedy => "greedy",
@@ -104,7 +118,7 @@ pub struct Params {
     pub seed: u64,
     /// How many best actions to report.
     pub multipv: usize,
-    /// The UCB1 constant of `Player ucb`.
+    /// The UCB1 constant of `Player ismcts` and `Player ucb`.
     pub exploration: f64,
     /// A playout ends, judged by material, after this many turns.
     pub playout_cap: u32,
@@ -112,10 +126,12 @@ pub struct Params {
     pub move_overhead: u64,
     /// Which player chooses.
     pub player: Player,
+    /// The memory for search trees, in MiB.
+    pub hash_mib: usize,
 }
 
 /// What the search has learned of one root action.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ActionStats {
     /// The action.
     pub action: Action,
@@ -129,6 +145,10 @@ pub struct ActionStats {
     pub draws: f64,
     /// Playouts lost.
     pub losses: f64,
+    /// The expected line after the action, most visited first (empty
+    /// without a tree). A draw in it is followed by the placement of the
+    /// kind most often drawn there.
+    pub pv: Vec<Action>,
 }
 
 impl ActionStats {
@@ -145,7 +165,7 @@ impl ActionStats {
 /// A snapshot of a search, for `info` lines.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
-    /// The root actions, best first.
+    /// Every root action, best first.
     pub actions: Vec<ActionStats>,
     /// Iterations (playouts) so far.
     pub nodes: u64,
@@ -175,6 +195,7 @@ pub fn search(
     }
     let start = std::time::Instant::now();
     let choice = match params.player {
+        Player::Ismcts => ismcts::search(pos, pending, limits, params, stop, report)?,
         Player::Ucb | Player::Flat => flat::search(pos, &actions, limits, params, stop, report),
         Player::Greedy | Player::Random => {
             let choice = match params.player {
@@ -188,6 +209,7 @@ pub fn search(
                     wins: 0.0,
                     draws: 0.0,
                     losses: 0.0,
+                    pv: Vec::new(),
                 }],
                 nodes: 0,
                 plies: 0,

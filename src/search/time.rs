@@ -62,6 +62,19 @@ impl Limits {
             share.min(cap).saturating_sub(overhead).max(1),
         ))
     }
+
+    /// The most this search may take when the best moves are close: the
+    /// budget itself for `movetime`, else up to three budgets, never more
+    /// than half the clock.
+    pub fn max_budget(&self, white: bool, overhead: u64) -> Option<Duration> {
+        let budget = self.budget(white, overhead)?;
+        if self.movetime.is_some() {
+            return Some(budget);
+        }
+        let time = if white { self.wtime } else { self.btime }?;
+        let cap = Duration::from_millis((time / 2).saturating_sub(overhead).max(1));
+        Some((budget * 3).min(cap).max(budget))
+    }
 }
 
 #[cfg(test)]
@@ -100,5 +113,11 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(infinite.budget(true, 0), None);
+        assert_eq!(infinite.max_budget(true, 0), None);
+        // Close moves may take three budgets, within half the clock.
+        assert_eq!(ms(clock.max_budget(true, 0)), Some(3 * 2_750));
+        assert_eq!(ms(clock.max_budget(false, 0)), Some(300));
+        assert_eq!(ms(last.max_budget(true, 0)), Some(50));
+        assert_eq!(ms(movetime.max_budget(true, 50)), Some(950));
     }
 }

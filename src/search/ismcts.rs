@@ -1,0 +1,755 @@
+//! Single-observer Information-Set Monte Carlo Tree Search (Cowling,
+//! Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE
+//! TCIAIG 2012) over the hidden order of the draw piles.
+//!
+//! # The model
+//!
+//! In CHEX the only hidden information is the order of the two piles, and
+//! it is hidden from both players alike: everything either player has seen
+//! (the moves, the tiles drawn and placed) is public. An information set is
+//! therefore a public history, and one tree of public histories serves
+//! both sides. Its nodes are of two sorts:
+//!
+//! - **Decision nodes**, where the side to move chooses: a piece move or
+//!   "draw" (`@`) on an ordinary turn, or, after a draw, the square for the
+//!   drawn tile. The placement is its own decision, made knowing the kind.
+//! - **Chance nodes**, below each "draw": one child per kind still in the
+//!   pile. Which child an iteration enters is the top tile of that
+//!   iteration's determinization.
+//!
+//! Each iteration samples a determinization: an order of each remaining
+//! pile, uniform over the orders of the public multisets (the engine never
+//! looks at anything it could not know). Reading such an order top down
+//! draws each remaining tile with equal probability, so the iteration
+//! samples the kind at each chance node as it reaches it, and the playout
+//! after the tree draws the same way; this is the same distribution as
+//! shuffling up front.
+//!
+//! A determinization fixes which actions are available at a decision node
+//! only through the kinds drawn on the way, and those are branches of the
+//! tree: every child of a decision node is available whenever the node is
+//! reached. The availability counts of the paper (UCB's `ln n` counts the
+//! visits of the parent during which the child was available) are kept all
+//! the same; here they count the parent's visits since the child was
+//! created, and UCB reads them as the paper does.
+//!
+//! An iteration descends by UCB1 (`mean + c·sqrt(ln avail / visits)`, `c`
+//! the `Exploration` option) until it enters a node never visited, plays a
+//! random game from there ([`super::playout`]) up to `PlayoutCap` turns,
+//! judges an unfinished game by material ([`super::eval`]), and adds the
+//! result to every node on its path, each from the side of the player who
+//! chose the edge into it. A node is opened (its children created, all
+//! unvisited) the first time an iteration passes through it; unvisited
+//! children are tried first, in random order.
+//!
+//! # Threads
+//!
+//! Root parallelisation (Chaslot, Winands and van den Herik 2008): each
+//! rayon worker grows its own tree from its own seed, and the root
+//! statistics are summed at the end. The trees share nothing while they
+//! grow, so iterations scale with the cores (no locks, no virtual loss),
+//! and with one thread the search is exactly reproducible under a seed.
+//!
+//! # Memory
+//!
+//! The nodes live in one array per tree, its capacity set by the `Hash`
+//! option (MiB, shared among the threads) and reserved up front. When a
+//! tree is full it stops opening nodes: the iterations go on, descending
+//! the tree as it stands and playing out from its leaves, so a long
+//! `go infinite` keeps refining the statistics it has without growing.
+//!
+//! The search knows the position, not the game's history: a repetition of
+//! a position before the root is not seen, one within a playout is.
+
+use super::eval::win_probability;
+use super::playout::random_playout;
+use super::{Action, ActionStats, Limits, Params, Report};
+use crate::rules::{Colour, Kind, Move, MoveList, Piece, Position};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The edge into a node: what was chosen, or drawn, to reach it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Edge {
+    /// The root of the search.
+    Root,
+    /// A decision: a piece move or a placement.
+    Play(Move),
+    /// A decision to draw; the node below is a chance node.
+    Draw,
+    /// The chance outcome of a draw: a tile of this kind came up.
+    Drawn(Kind),
+}
+
+/// "No node": children not created yet.
+const NONE: u32 = u32::MAX;
+
+/// One node of a tree. Children are contiguous in the tree's array.
+#[derive(Clone, Debug)]
+struct Node {
+    edge: Edge,
+    /// The side that chose the edge into this node (for a chance outcome,
+    /// the side that drew).
+    mover: Colour,
+    first_child: u32,
+    children: u16,
+    /// Iterations through this node.
+    visits: u32,
+    /// Visits of the parent while this node existed (the paper's
+    /// availability count).
+    avail: u32,
+    /// The sum of the results for `mover`: 1 a win, ½ a draw, 0 a loss, a
+    /// material judgement in between.
+    value: f64,
+    /// The part of `value` that came from draws, counted whole, for the
+    /// win/draw/loss report.
+    draws: f64,
+}
+
+impl Node {
+    fn new(edge: Edge, mover: Colour) -> Node {
+        Node {
+            edge,
+            mover,
+            first_child: NONE,
+            children: 0,
+            visits: 0,
+            avail: 0,
+            value: 0.0,
+            draws: 0.0,
+        }
+    }
+
+    fn mean(&self) -> f64 {
+        self.value / self.visits.max(1) as f64
+    }
+}
+
+/// The result of one iteration, from White's side.
+#[derive(Clone, Copy, Debug)]
+struct Outcome {
+    /// 1 White won, 0 Black won, ½ a draw, or a material judgement.
+    white: f64,
+    /// 1 when the game was drawn.
+    draw: f64,
+}
+
+impl Outcome {
+    fn of(winner: Option<Colour>) -> Outcome {
+        match winner {
+            Some(Colour::White) => Outcome {
+                white: 1.0,
+                draw: 0.0,
+            },
+            Some(Colour::Black) => Outcome {
+                white: 0.0,
+                draw: 0.0,
+            },
+            None => Outcome {
+                white: 0.5,
+                draw: 1.0,
+            },
+        }
+    }
+
+    fn for_side(self, side: Colour) -> f64 {
+        match side {
+            Colour::White => self.white,
+            Colour::Black => 1.0 - self.white,
+        }
+    }
+}
+
+/// The size of one node in the tree's array, for the `Hash` option.
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
+/// One search tree, grown by one worker.
+pub struct Tree {
+    nodes: Vec<Node>,
+    capacity: usize,
+    root: Position,
+    pending: Option<Kind>,
+    exploration: f64,
+    cap: u32,
+    rng: ChaCha8Rng,
+    /// Turns played in playouts, for the plies/s figure.
+    plies: u64,
+}
+
+impl Tree {
+    /// An empty tree for the side to move of `root` (with a drawn tile of
+    /// `pending` kind, if any), holding at most `capacity` nodes.
+    pub fn new(
+        root: &Position,
+        pending: Option<Kind>,
+        params: &Params,
+        capacity: usize,
+        seed: u64,
+    ) -> Tree {
+        let capacity = capacity.max(1 + super::MAX_ROOT_ACTIONS);
+        let mut nodes = Vec::with_capacity(capacity.min(1 << 20));
+        nodes.push(Node::new(Edge::Root, root.side_to_move().opposite()));
+        let mut tree = Tree {
+            nodes,
+            capacity,
+            root: root.clone(),
+            pending,
+            exploration: params.exploration,
+            cap: params.playout_cap,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            plies: 0,
+        };
+        let mut pos = root.clone();
+        tree.open(0, &mut pos, pending);
+        tree
+    }
+
+    /// Creates the children of decision node `n` for `pos` (the side to
+    /// move, with a drawn tile of `pending` kind, if any), unless the tree
+    /// is full.
+    fn open(&mut self, n: usize, pos: &mut Position, pending: Option<Kind>) {
+        let mut list = MoveList::new();
+        match pending {
+            Some(kind) => pos.generate_placements(kind, &mut list),
+            None => pos.generate_steps(&mut list),
+        }
+        let draw = pending.is_none() && !pos.pile(pos.side_to_move()).is_empty();
+        let count = list.len() + usize::from(draw);
+        if count == 0 || self.nodes.len() + count > self.capacity {
+            return;
+        }
+        let us = pos.side_to_move();
+        self.nodes[n].first_child = self.nodes.len() as u32;
+        self.nodes[n].children = count as u16;
+        self.nodes
+            .extend(list.iter().map(|&mv| Node::new(Edge::Play(mv), us)));
+        if draw {
+            self.nodes.push(Node::new(Edge::Draw, us));
+        }
+    }
+
+    /// Creates the chance children of draw node `n`: one per kind in the
+    /// pile of the side to move.
+    fn open_chance(&mut self, n: usize, pos: &Position) {
+        let us = pos.side_to_move();
+        let pile = pos.pile(us);
+        let kinds: Vec<Kind> = pile.kinds().collect();
+        if self.nodes.len() + kinds.len() > self.capacity {
+            return;
+        }
+        self.nodes[n].first_child = self.nodes.len() as u32;
+        self.nodes[n].children = kinds.len() as u16;
+        self.nodes
+            .extend(kinds.into_iter().map(|k| Node::new(Edge::Drawn(k), us)));
+    }
+
+    fn children(&self, n: usize) -> std::ops::Range<usize> {
+        let node = &self.nodes[n];
+        if node.first_child == NONE {
+            return 0..0;
+        }
+        let first = node.first_child as usize;
+        first..first + node.children as usize
+    }
+
+    /// The child of decision node `n` to descend into: an unvisited one
+    /// at random, else the best by UCB1 with availability counts.
+    fn select(&mut self, n: usize) -> usize {
+        let range = self.children(n);
+        for c in range.clone() {
+            self.nodes[c].avail += 1;
+        }
+        let unvisited = range.clone().filter(|&c| self.nodes[c].visits == 0).count();
+        if unvisited > 0 {
+            let mut k = self.rng.gen_range(0..unvisited);
+            for c in range.clone() {
+                if self.nodes[c].visits == 0 {
+                    if k == 0 {
+                        return c;
+                    }
+                    k -= 1;
+                }
+            }
+        }
+        let c = self.exploration;
+        let mut best = (range.start, f64::NEG_INFINITY);
+        for i in range {
+            let node = &self.nodes[i];
+            let score = node.mean() + c * ((node.avail as f64).ln() / node.visits as f64).sqrt();
+            if score > best.1 {
+                best = (i, score);
+            }
+        }
+        best.0
+    }
+
+    /// One iteration: descend, expand, play out, back up.
+    pub fn iterate(&mut self) {
+        let mut pos = self.root.clone();
+        let mut pending = self.pending;
+        let mut path: Vec<usize> = Vec::with_capacity(32);
+        path.push(0);
+        let mut n = 0;
+        let outcome = loop {
+            if n != 0 {
+                // A decision node reached for the first time: open it and
+                // play out from here.
+                if self.nodes[n].visits == 0 {
+                    break self.play_out(&mut pos, pending);
+                }
+                if self.nodes[n].first_child == NONE {
+                    self.open(n, &mut pos, pending);
+                }
+            }
+            if self.nodes[n].first_child == NONE {
+                // No children: the game has ended here, or the tree is full.
+                break self.play_out(&mut pos, pending);
+            }
+            let child = self.select(n);
+            path.push(child);
+            match self.nodes[child].edge {
+                Edge::Play(mv) => {
+                    pos.make(mv);
+                    pending = None;
+                    n = child;
+                    if let Some(end) = terminal(&pos) {
+                        break end;
+                    }
+                }
+                Edge::Draw => {
+                    if self.nodes[child].first_child == NONE {
+                        self.open_chance(child, &pos);
+                    }
+                    let pile = pos.pile(pos.side_to_move());
+                    let kind = pile.nth(self.rng.gen_range(0..pile.len()));
+                    if let Some(end) = pos.ending_after_draw(kind) {
+                        break Outcome::of(end.winner);
+                    }
+                    pending = Some(kind);
+                    match self
+                        .children(child)
+                        .find(|&c| self.nodes[c].edge == Edge::Drawn(kind))
+                    {
+                        Some(c) => {
+                            path.push(c);
+                            n = c;
+                        }
+                        // The tree is full: play out the placement.
+                        None => break self.play_out(&mut pos, pending),
+                    }
+                }
+                Edge::Root | Edge::Drawn(_) => unreachable!("decision children are moves or draws"),
+            }
+        };
+        for &i in &path {
+            let node = &mut self.nodes[i];
+            node.visits += 1;
+            node.value += outcome.for_side(node.mover);
+            node.draws += outcome.draw;
+        }
+    }
+
+    /// A random game from `pos`, the drawn tile of `pending` kind placed
+    /// first at random.
+    fn play_out(&mut self, pos: &mut Position, pending: Option<Kind>) -> Outcome {
+        if let Some(kind) = pending {
+            let placements = pos.legal_placements(kind);
+            if placements.is_empty() {
+                return Outcome::of(pos.ending_after_draw(kind).and_then(|e| e.winner));
+            }
+            let to = placements[self.rng.gen_range(0..placements.len())].to();
+            pos.make(Move::Place {
+                piece: Piece::new(pos.side_to_move(), kind),
+                to,
+            });
+            self.plies += 1;
+        }
+        let playout = random_playout(pos, &mut self.rng, self.cap);
+        self.plies += playout.plies as u64;
+        match playout.end {
+            Some(end) => Outcome::of(end.winner),
+            None => Outcome {
+                white: win_probability(pos, Colour::White),
+                draw: 0.0,
+            },
+        }
+    }
+
+    /// The statistics of the root's children.
+    fn root_stats(&self) -> Vec<ActionStats> {
+        self.children(0)
+            .map(|c| {
+                let node = &self.nodes[c];
+                let visits = node.visits as f64;
+                let wins = node.value - 0.5 * node.draws;
+                ActionStats {
+                    action: match node.edge {
+                        Edge::Draw => Action::Draw,
+                        Edge::Play(mv) => Action::Play(mv),
+                        Edge::Root | Edge::Drawn(_) => Action::Draw,
+                    },
+                    visits: node.visits as u64,
+                    wins,
+                    draws: node.draws,
+                    losses: (visits - wins - node.draws).max(0.0),
+                    pv: self.principal_variation(c),
+                }
+            })
+            .collect()
+    }
+
+    /// The most visited line below node `n`: after a draw, the most
+    /// visited kind's most visited placement.
+    fn principal_variation(&self, n: usize) -> Vec<Action> {
+        let mut pv = Vec::new();
+        let mut n = n;
+        loop {
+            let best = self
+                .children(n)
+                .filter(|&c| self.nodes[c].visits > 0)
+                .max_by_key(|&c| self.nodes[c].visits);
+            let Some(c) = best else { break };
+            match self.nodes[c].edge {
+                Edge::Play(mv) => pv.push(Action::Play(mv)),
+                Edge::Draw => pv.push(Action::Draw),
+                Edge::Root | Edge::Drawn(_) => {}
+            }
+            n = c;
+            if pv.len() >= 16 {
+                break;
+            }
+        }
+        pv
+    }
+
+    /// Nodes in use.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True for a tree of the root alone.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() <= 1
+    }
+}
+
+/// The game's end in `pos` after a move, judged by the position alone.
+fn terminal(pos: &Position) -> Option<Outcome> {
+    pos.ending().map(|end| Outcome::of(end.winner))
+}
+
+/// Sums the root statistics of several trees, action by action.
+fn merge(trees: &[Vec<ActionStats>]) -> Vec<ActionStats> {
+    let mut merged: Vec<ActionStats> = Vec::new();
+    for stats in trees {
+        for s in stats {
+            match merged.iter_mut().find(|m| m.action == s.action) {
+                Some(m) => {
+                    if s.visits > m.visits {
+                        m.pv = s.pv.clone();
+                    }
+                    m.visits += s.visits;
+                    m.wins += s.wins;
+                    m.draws += s.draws;
+                    m.losses += s.losses;
+                }
+                None => merged.push(s.clone()),
+            }
+        }
+    }
+    merged
+}
+
+/// When to stop, from the limits and the state of the root.
+struct Clock {
+    start: Instant,
+    /// The time this move should take.
+    soft: Option<Duration>,
+    /// The time it may take when the best actions are close.
+    hard: Option<Duration>,
+    /// The limits allow stopping early or going on (a clock, not an exact
+    /// `movetime`).
+    flexible: bool,
+}
+
+impl Clock {
+    fn new(limits: &Limits, white: bool, overhead: u64) -> Clock {
+        let soft = limits.budget(white, overhead);
+        let hard = limits.max_budget(white, overhead);
+        Clock {
+            start: Instant::now(),
+            soft,
+            hard: hard.or(soft),
+            flexible: limits.movetime.is_none() && soft.is_some() && limits.nodes.is_none(),
+        }
+    }
+
+    /// True when the search should end, given the most and second most
+    /// visited root actions and the iterations so far.
+    fn is_up(&self, best: u64, second: u64, done: u64) -> bool {
+        let elapsed = self.start.elapsed();
+        let (Some(soft), Some(hard)) = (self.soft, self.hard) else {
+            return false;
+        };
+        if elapsed >= hard {
+            return true;
+        }
+        if !self.flexible {
+            return elapsed >= soft;
+        }
+        // Smart pruning: stop when the runner-up cannot catch the best in
+        // the time left, at the rate seen so far.
+        let rate = done as f64 / elapsed.as_secs_f64().max(1e-3);
+        let left = rate * soft.saturating_sub(elapsed).as_secs_f64();
+        if elapsed >= soft / 10 && (second as f64) + left < best as f64 {
+            return true;
+        }
+        // Past the soft limit, go on only while the two are close.
+        elapsed >= soft && (second as f64) < 0.9 * best as f64
+    }
+}
+
+/// The most and second most visits among `stats`.
+fn top_two(stats: &[ActionStats]) -> (u64, u64) {
+    let mut top = (0, 0);
+    for s in stats {
+        if s.visits > top.0 {
+            top = (s.visits, top.0);
+        } else if s.visits > top.1 {
+            top.1 = s.visits;
+        }
+    }
+    top
+}
+
+/// What the workers share: the claim counter and the stop flags.
+struct Shared<'a> {
+    next: AtomicU64,
+    limit: u64,
+    done: AtomicBool,
+    stop: &'a AtomicBool,
+    /// Each worker's latest root statistics, for the reports.
+    published: Vec<Mutex<Vec<ActionStats>>>,
+    plies: AtomicU64,
+}
+
+impl Shared<'_> {
+    fn should_stop(&self) -> bool {
+        self.done.load(Ordering::Relaxed) || self.stop.load(Ordering::Relaxed)
+    }
+
+    fn merged(&self) -> Vec<ActionStats> {
+        let all: Vec<Vec<ActionStats>> = self
+            .published
+            .iter()
+            .map(|m| m.lock().map(|v| v.clone()).unwrap_or_default())
+            .collect();
+        merge(&all)
+    }
+}
+
+/// How often, in iterations, a worker publishes its root and checks the
+/// clock.
+const CHECK_EVERY: u64 = 16;
+
+/// Grows `tree` until the search ends. Worker 0 keeps the clock and
+/// reports.
+fn work(
+    tree: &mut Tree,
+    worker: usize,
+    shared: &Shared,
+    clock: &Clock,
+    mut report: Option<&mut dyn FnMut(&Report)>,
+) {
+    let milestone = (shared.limit / 10).max(1);
+    let mut last_report = Instant::now();
+    let mut since_check = 0;
+    loop {
+        let i = shared.next.fetch_add(1, Ordering::Relaxed);
+        if i >= shared.limit || shared.should_stop() {
+            shared.done.store(true, Ordering::Relaxed);
+            break;
+        }
+        tree.iterate();
+        since_check += 1;
+        if since_check >= CHECK_EVERY {
+            since_check = 0;
+            if let Ok(mut slot) = shared.published[worker].lock() {
+                *slot = tree.root_stats();
+            }
+            shared.plies.fetch_add(tree.plies, Ordering::Relaxed);
+            tree.plies = 0;
+            if worker == 0 {
+                let merged = shared.merged();
+                let (best, second) = top_two(&merged);
+                if clock.is_up(best, second, i + 1) {
+                    shared.done.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        if let Some(report) = report.as_mut() {
+            let due = if shared.limit == u64::MAX {
+                last_report.elapsed() >= Duration::from_secs(1)
+            } else {
+                (i + 1).is_multiple_of(milestone) && i + 1 < shared.limit
+            };
+            if due {
+                last_report = Instant::now();
+                if let Ok(mut slot) = shared.published[worker].lock() {
+                    *slot = tree.root_stats();
+                }
+                report(&snapshot(shared, clock));
+            }
+        }
+    }
+    if let Ok(mut slot) = shared.published[worker].lock() {
+        *slot = tree.root_stats();
+    }
+    shared.plies.fetch_add(tree.plies, Ordering::Relaxed);
+    tree.plies = 0;
+}
+
+/// The report of the merged trees: the most visited actions first, ties
+/// in the order of the root's actions so that the answer is reproducible.
+fn snapshot(shared: &Shared, clock: &Clock) -> Report {
+    let mut actions = shared.merged();
+    let nodes = actions.iter().map(|a| a.visits).sum();
+    actions.sort_by_key(|a| std::cmp::Reverse(a.visits));
+    Report {
+        actions,
+        nodes,
+        plies: shared.plies.load(Ordering::Relaxed),
+        elapsed: clock.start.elapsed(),
+    }
+}
+
+/// Searches the side to move of `pos` (with a drawn tile of `pending`
+/// kind, if any; the caller has checked that it has at least one action)
+/// and returns the most visited root action.
+pub fn search(
+    pos: &Position,
+    pending: Option<Kind>,
+    limits: &Limits,
+    params: &Params,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&Report),
+) -> Option<Action> {
+    let threads = params.threads.max(1);
+    let clock = Clock::new(
+        limits,
+        pos.side_to_move() == Colour::White,
+        params.move_overhead,
+    );
+    let seed = if params.seed == 0 {
+        rand::random()
+    } else {
+        params.seed
+    };
+    let capacity = params.hash_mib.saturating_mul(1 << 20) / NODE_BYTES / threads;
+    let shared = Shared {
+        next: AtomicU64::new(0),
+        limit: limits.nodes.unwrap_or(u64::MAX),
+        done: AtomicBool::new(false),
+        stop,
+        published: (0..threads).map(|_| Mutex::new(Vec::new())).collect(),
+        plies: AtomicU64::new(0),
+    };
+    let mut trees: Vec<Tree> = (0..threads)
+        .map(|w| Tree::new(pos, pending, params, capacity, seed.wrapping_add(w as u64)))
+        .collect();
+    for (w, tree) in trees.iter().enumerate() {
+        if let Ok(mut slot) = shared.published[w].lock() {
+            *slot = tree.root_stats();
+        }
+    }
+    let single = trees[0].children(0).len() <= 1;
+    // A single action needs no thought, unless the caller asked to watch.
+    if !single || limits.is_endless(pos.side_to_move(), params.move_overhead) {
+        let (first, rest) = trees.split_at_mut(1);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads - 1)
+            .build();
+        match pool {
+            Ok(pool) if threads > 1 => pool.in_place_scope(|scope| {
+                for (w, tree) in rest.iter_mut().enumerate() {
+                    let (shared, clock) = (&shared, &clock);
+                    scope.spawn(move |_| work(tree, w + 1, shared, clock, None));
+                }
+                work(&mut first[0], 0, &shared, &clock, Some(report));
+            }),
+            _ => work(&mut first[0], 0, &shared, &clock, Some(report)),
+        }
+    }
+    let last = snapshot(&shared, &clock);
+    report(&last);
+    last.actions.first().map(|s| s.action)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params() -> Params {
+        Params {
+            threads: 1,
+            seed: 1,
+            multipv: 1,
+            exploration: 1.4,
+            playout_cap: 30,
+            move_overhead: 0,
+            player: super::super::Player::Ismcts,
+            hash_mib: 1,
+        }
+    }
+
+    #[test]
+    fn a_full_tree_stops_growing_but_keeps_counting() {
+        let pos: Position = "Q0,0/n1,1 w KRRBBNNPPPPPPPP/kqrrbbnpppppppp 0 2"
+            .parse()
+            .unwrap();
+        let capacity = 3000;
+        let mut tree = Tree::new(&pos, None, &params(), capacity, 7);
+        for _ in 0..5000 {
+            tree.iterate();
+        }
+        assert!(
+            tree.len() <= capacity && tree.len() > capacity - 200,
+            "{}",
+            tree.len()
+        );
+        let visits: u64 = tree.root_stats().iter().map(|s| s.visits).sum();
+        assert_eq!(visits, 5000);
+        assert_eq!(tree.nodes[0].visits, 5000);
+    }
+
+    #[test]
+    fn chance_nodes_follow_the_public_pile() {
+        // White's pile holds only rooks and pawns: those are the only
+        // kinds a draw can bring, in proportion 2 : 8.
+        let pos: Position = "K0,0/n1,1 w RRPPPPPPPP/k 0 2".parse().unwrap();
+        let mut tree = Tree::new(&pos, None, &params(), 100_000, 3);
+        for _ in 0..4000 {
+            tree.iterate();
+        }
+        let draw = tree
+            .children(0)
+            .find(|&c| tree.nodes[c].edge == Edge::Draw)
+            .expect("draw is an action");
+        let kinds: Vec<(Edge, u32)> = tree
+            .children(draw)
+            .map(|c| (tree.nodes[c].edge, tree.nodes[c].visits))
+            .collect();
+        assert_eq!(kinds.len(), 2);
+        let rooks = kinds[0].1 as f64;
+        let total = tree.nodes[draw].visits as f64;
+        assert_eq!(kinds[0].0, Edge::Drawn(Kind::Rook));
+        assert_eq!(kinds[1].0, Edge::Drawn(Kind::Pawn));
+        assert_eq!(kinds[0].1 + kinds[1].1, tree.nodes[draw].visits);
+        // Within five standard deviations of a fifth.
+        let sd = (total * 0.2 * 0.8).sqrt();
+        assert!((rooks - 0.2 * total).abs() < 5.0 * sd, "{kinds:?}");
+    }
+}

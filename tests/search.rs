@@ -1,0 +1,266 @@
+//! The search (`Player ismcts`, the engine's default): reproducible under
+//! a seed, always legal, finds a mate in one, avoids a move that allows
+//! one, and stops on time.
+
+use chex::rules::{Ending, GameEnd, Kind, Move, Position};
+use chex::search::playout::{random_turn, Turn};
+use chex::search::{self, root_actions, Action, Limits, Params, Player, Report};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+fn params(threads: usize, seed: u64) -> Params {
+    Params {
+        threads,
+        seed,
+        multipv: 1,
+        exploration: 1.4,
+        playout_cap: 300,
+        move_overhead: 0,
+        player: Player::Ismcts,
+        hash_mib: 64,
+    }
+}
+
+fn nodes(n: u64) -> Limits {
+    Limits {
+        nodes: Some(n),
+        ..Limits::default()
+    }
+}
+
+/// The search's answer and every report it made, times left out.
+fn run(
+    pos: &Position,
+    pending: Option<Kind>,
+    limits: &Limits,
+    p: &Params,
+) -> (Option<Action>, Vec<Report>) {
+    let stop = AtomicBool::new(false);
+    let mut reports = Vec::new();
+    let choice = search::search(pos, pending, limits, p, &stop, &mut |r: &Report| {
+        reports.push(Report {
+            elapsed: Duration::ZERO,
+            ..r.clone()
+        })
+    });
+    (choice, reports)
+}
+
+fn pos(text: &str) -> Position {
+    text.parse().unwrap()
+}
+
+fn mates(pos: &Position, mv: Move) -> bool {
+    let mut after = pos.clone();
+    after.make(mv);
+    matches!(
+        after.ending(),
+        Some(GameEnd {
+            ending: Ending::Checkmate,
+            ..
+        })
+    )
+}
+
+/// Middle-game positions with a single mating move among many.
+const MATE_IN_ONE: [(&str, &str); 3] = [
+    (
+        "P-2,7/K-1,7/p-2,6/P-2,5/P-3,4/R-3,3/Q-2,3/k-4,2/p-2,2/B-1,2/p-4,1/P-1,1*/R-1,0/r-1,-1/B1,-1/p0,-2*/p2,-2* w -/- 0 56",
+        "-2,3--4,1",
+    ),
+    (
+        "P0,3/k1,2/Q2,2/b3,2/N-1,1/r0,1/p-2,0/P1,0*/P2,-1*/P-1,-2/K1,-2/p0,-3*/P0,-4*/R2,-4/P4,-4/p-1,-5*/q1,-5/p3,-5/R3,-6/B2,-7/P1,-8*/p2,-9*/n1,-10/B2,-10 w -/- 1 56",
+        "-1,-2--1,0",
+    ),
+    (
+        "P-1,6*/P0,5*/K0,4/p1,4/r2,4/P-1,3*/k0,2/N1,1/n-2,0/N0,0/B-3,-1/n-2,-1/Q0,-1/B-3,-2/p-1,-2*/p1,-2*/p2,-3* w -/- 0 57",
+        "-3,-1--2,0",
+    ),
+];
+
+/// Positions where at least half the moves let the opponent mate at once.
+const BLUNDERS: [&str; 3] = [
+    "b-2,6/P-2,5/N-2,4/P-2,3*/B0,3/n-2,2/B-1,2/p1,2*/R-3,1/K1,1/b0,0/Q-1,-1/P-1,-2/N0,-3/p1,-4*/k0,-5/p2,-5*/p1,-6/p2,-6* w -/- 0 56",
+    "P2,2*/P3,1/P3,0/K1,-1/r3,-1/p0,-2*/p3,-2*/p-1,-3/p1,-3*/k2,-3/n0,-4/B0,-5/b0,-6/p-1,-7*/n0,-7/Q1,-7/P-2,-8/p-1,-8* b -/- 0 60",
+    "P-1,6*/P0,5*/p1,4/P-1,3*/K1,3/k0,2/r2,2/N1,1/n-2,0/N0,0/B-3,-1/n-2,-1/Q0,-1/B-3,-2/p-1,-2*/p1,-2*/p2,-3* b -/- 5 59",
+];
+
+#[test]
+fn finds_a_mate_in_one() {
+    for (text, mate) in MATE_IN_ONE {
+        let p = pos(text);
+        let mv = p.parse_move(mate).unwrap();
+        assert!(mates(&p, mv), "{mate} should mate in {text}");
+        let others = p.legal_moves().iter().filter(|&&m| mates(&p, m)).count();
+        assert_eq!(others, 1, "one mate only in {text}");
+        let (choice, _) = run(&p, None, &nodes(3000), &params(1, 5));
+        assert_eq!(choice, Some(Action::Play(mv)), "in {text}");
+    }
+}
+
+#[test]
+fn avoids_a_move_that_allows_mate_in_one() {
+    for text in BLUNDERS {
+        let p = pos(text);
+        let allows_mate = |mv: Move| {
+            let mut after = p.clone();
+            after.make(mv);
+            after.ending().is_none() && after.legal_moves().iter().any(|&r| mates(&after, r))
+        };
+        let bad = p.legal_moves().iter().filter(|&&m| allows_mate(m)).count();
+        assert!(bad * 2 >= p.legal_moves().len(), "a trap in {text}");
+        for seed in [1, 2] {
+            let (choice, _) = run(&p, None, &nodes(6000), &params(1, seed));
+            let Some(Action::Play(mv)) = choice else {
+                panic!("no move in {text}")
+            };
+            assert!(!allows_mate(mv), "{mv} allows mate in one in {text}");
+        }
+    }
+}
+
+#[test]
+fn seeded_single_thread_search_is_reproducible() {
+    let mut p = Position::startpos();
+    for token in ["Q@0,0", "n@1,1", "K@-1,-1", "p@2,2"] {
+        let mv = p.parse_move(token).unwrap();
+        p.make(mv);
+    }
+    for pending in [None, Some(Kind::Rook)] {
+        let a = run(&p, pending, &nodes(1500), &params(1, 11));
+        let b = run(&p, pending, &nodes(1500), &params(1, 11));
+        assert!(a.0.is_some());
+        assert_eq!(a.0, b.0);
+        assert_eq!(a.1, b.1, "the reports differ");
+        assert_eq!(a.1.last().unwrap().nodes, 1500);
+        let c = run(&p, pending, &nodes(1500), &params(1, 12));
+        assert_ne!(a.1, c.1, "another seed should search differently");
+    }
+}
+
+/// Positions from random games: some in check, some with a drawn tile to
+/// place, some with one legal action.
+fn sample_positions(count: usize) -> Vec<(Position, Option<Kind>)> {
+    let mut out = Vec::new();
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    let (mut checks, mut singles) = (0, 0);
+    while out.len() < count {
+        let mut p = Position::startpos();
+        let plies = rng.gen_range(0..120);
+        for _ in 0..plies {
+            match random_turn(&mut p, &mut rng) {
+                Turn::Play(mv) => {
+                    p.make(mv);
+                }
+                _ => break,
+            }
+        }
+        if p.ending().is_some() {
+            continue;
+        }
+        let pile = p.pile(p.side_to_move());
+        let pending = (!pile.is_empty() && rng.gen_bool(0.3))
+            .then(|| pile.nth(rng.gen_range(0..pile.len())))
+            .filter(|&k| p.ending_after_draw(k).is_none());
+        let actions = root_actions(&p, pending).len();
+        checks += usize::from(p.in_check());
+        singles += usize::from(actions == 1);
+        out.push((p, pending));
+    }
+    assert!(
+        checks > 0 && singles > 0,
+        "checks {checks}, single actions {singles}"
+    );
+    out
+}
+
+#[test]
+fn never_answers_an_illegal_action() {
+    for (i, (p, pending)) in sample_positions(150).into_iter().enumerate() {
+        let mut par = params(1 + i % 2, i as u64 + 1);
+        par.playout_cap = 40;
+        par.hash_mib = 1;
+        let (choice, reports) = run(&p, pending, &nodes(150), &par);
+        let choice = choice.expect("an action while the game goes on");
+        assert!(
+            root_actions(&p, pending).contains(&choice),
+            "{choice} is not legal in {p} (drawn {pending:?})"
+        );
+        match (choice, pending) {
+            (Action::Play(mv), Some(kind)) => {
+                assert!(p.legal_placements(kind).contains(&mv), "{mv} in {p}")
+            }
+            (Action::Play(mv), None) => assert!(p.is_legal(mv), "{mv} in {p}"),
+            (Action::Draw, pending) => {
+                assert!(pending.is_none() && !p.pile(p.side_to_move()).is_empty())
+            }
+        }
+        let last = reports.last().expect("a final report");
+        assert_eq!(
+            last.actions[0].action, choice,
+            "the report leads with the answer"
+        );
+    }
+}
+
+#[test]
+fn stops_on_time_and_on_stop() {
+    let p = pos(BLUNDERS[0]);
+    for threads in [1, 2] {
+        let limits = Limits {
+            movetime: Some(200),
+            ..Limits::default()
+        };
+        let start = Instant::now();
+        let (choice, _) = run(&p, None, &limits, &params(threads, 3));
+        let took = start.elapsed();
+        assert!(choice.is_some());
+        assert!(
+            took >= Duration::from_millis(190) && took < Duration::from_millis(400),
+            "movetime 200 took {took:?} on {threads} threads"
+        );
+    }
+    // `go infinite` ends at `stop`, within a few milliseconds.
+    let stop = AtomicBool::new(false);
+    let infinite = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let stopped_at = std::sync::Mutex::new(None);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(150));
+            *stopped_at.lock().unwrap() = Some(Instant::now());
+            stop.store(true, Ordering::Relaxed);
+        });
+        let choice = search::search(&p, None, &infinite, &params(2, 4), &stop, &mut |_| {});
+        let lag = stopped_at.lock().unwrap().expect("stopped").elapsed();
+        assert!(choice.is_some());
+        assert!(
+            lag < Duration::from_millis(100),
+            "answered {lag:?} after stop"
+        );
+    });
+}
+
+#[test]
+fn a_clock_is_spent_within_its_share() {
+    // 10 s on the clock: a share is 10000/30 ms, at most three shares when
+    // the best moves are close; smart pruning may stop sooner.
+    let p = pos(BLUNDERS[1]);
+    let limits = Limits {
+        wtime: Some(10_000),
+        btime: Some(10_000),
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    let (choice, _) = run(&p, None, &limits, &params(2, 8));
+    assert!(choice.is_some());
+    assert!(
+        start.elapsed() < Duration::from_millis(1_100),
+        "{:?}",
+        start.elapsed()
+    );
+}
