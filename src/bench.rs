@@ -4,8 +4,10 @@
 
 use crate::rules::{perft, Position};
 use crate::search::playout::random_playout;
+use crate::search::{self, Limits, Params, Player};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Mid-game positions reached by random play, one position string a line.
@@ -19,6 +21,13 @@ pub const PLAYOUT_CAP: u32 = 300;
 
 /// The depth of the perft run on each bench position by default.
 pub const PERFT_DEPTH: u32 = 3;
+
+/// The search iterations run from each of the first
+/// [`SEARCH_POSITIONS`] bench positions by default.
+pub const SEARCH_NODES: u64 = 1000;
+
+/// How many bench positions the search speed is measured on.
+pub const SEARCH_POSITIONS: usize = 4;
 
 /// What one bench run counted and how long it took.
 #[derive(Clone, Debug, Default)]
@@ -88,4 +97,33 @@ pub fn run(depth: u32, playouts: u32, mut report: impl FnMut(String)) -> BenchRe
         ));
     }
     total
+}
+
+/// Search speed on `threads` threads: the ISMCTS iterations of a
+/// `nodes`-limited search from each of the first [`SEARCH_POSITIONS`]
+/// bench positions, and the time they took.
+pub fn search_speed(threads: usize, nodes: u64) -> (u64, Duration) {
+    let params = Params {
+        threads,
+        seed: 0xC4E5,
+        multipv: 1,
+        exploration: 1.4,
+        playout_cap: PLAYOUT_CAP,
+        move_overhead: 0,
+        player: Player::Ismcts,
+        hash_mib: 256,
+    };
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut iterations = 0;
+    let t = Instant::now();
+    for pos in positions().iter().take(SEARCH_POSITIONS) {
+        let mut done = 0;
+        search::search(pos, None, &limits, &params, &stop, &mut |r| done = r.nodes);
+        iterations += done;
+    }
+    (iterations, t.elapsed())
 }

@@ -35,6 +35,10 @@ enum Command {
         /// Random playouts from each bench position.
         #[arg(long, default_value_t = chex::bench::PLAYOUTS_PER_POSITION)]
         playouts: u32,
+        /// Search iterations from each of the first bench positions, on one
+        /// thread and on all cores (0 skips the search speed).
+        #[arg(long, default_value_t = chex::bench::SEARCH_NODES)]
+        search_nodes: u64,
     },
 }
 
@@ -53,8 +57,14 @@ fn main() -> ExitCode {
             println!("{last}");
             ExitCode::SUCCESS
         }
-        Some(Command::Bench { depth, playouts }) => {
-            let last = chex::protocol::bench_lines(depth, playouts, |line| println!("{line}"));
+        Some(Command::Bench {
+            depth,
+            playouts,
+            search_nodes,
+        }) => {
+            let last = chex::protocol::bench_lines(depth, playouts, search_nodes, |line| {
+                println!("{line}")
+            });
             println!("{last}");
             ExitCode::SUCCESS
         }

@@ -206,6 +206,7 @@ impl Engine {
                 bench_lines(
                     crate::bench::PERFT_DEPTH,
                     crate::bench::PLAYOUTS_PER_POSITION,
+                    crate::bench::SEARCH_NODES,
                     say,
                 )
             }),
@@ -405,12 +406,31 @@ pub fn perft_lines(pos: &mut Position, depth: u32, mut emit: impl FnMut(&str)) -
 
 /// Runs the bench, printing through `emit`, and returns the last line,
 /// `playout plies/s: <n>`.
-pub fn bench_lines(depth: u32, playouts: u32, mut emit: impl FnMut(&str)) -> String {
+pub fn bench_lines(
+    depth: u32,
+    playouts: u32,
+    search_nodes: u64,
+    mut emit: impl FnMut(&str),
+) -> String {
     let report = crate::bench::run(depth, playouts, |line| emit(&line));
     emit(&format!("perft nodes: {}", report.perft_nodes));
     emit(&format!("perft nodes/s: {}", report.perft_nps()));
     emit(&format!("playouts: {}", report.playouts));
     emit(&format!("playout plies: {}", report.playout_plies));
+    if search_nodes > 0 {
+        let threads = options::cores();
+        let (n1, t1) = crate::bench::search_speed(1, search_nodes);
+        let one = n1 as f64 / t1.as_secs_f64().max(1e-9);
+        emit(&format!("search iterations/s, 1 thread: {one:.0}"));
+        if threads > 1 {
+            let (n, t) = crate::bench::search_speed(threads, search_nodes);
+            let many = n as f64 / t.as_secs_f64().max(1e-9);
+            emit(&format!(
+                "search iterations/s, {threads} threads: {many:.0} ({:.2}x)",
+                many / one
+            ));
+        }
+    }
     format!("playout plies/s: {}", report.plies_per_second())
 }
 
