@@ -3,7 +3,7 @@
 //! as Stockfish's `bench` is for chess.
 
 use crate::rules::{perft, Position};
-use crate::search::playout::random_playout;
+use crate::search::playout::{random_playout, Policy};
 use crate::search::{self, Limits, Params, Player};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -112,6 +112,7 @@ pub fn search_speed(threads: usize, nodes: u64) -> (u64, Duration) {
         move_overhead: 0,
         player: Player::Ismcts,
         hash_mib: 256,
+        policy: Policy::Uniform,
     };
     let limits = Limits {
         nodes: Some(nodes),

@@ -3,7 +3,7 @@
 //! one, and stops on time.
 
 use chex::rules::{Ending, GameEnd, Kind, Move, Position};
-use chex::search::playout::{random_turn, Turn};
+use chex::search::playout::{random_turn, Policy, Turn};
 use chex::search::{self, root_actions, Action, Limits, Params, Player, Report};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -20,6 +20,7 @@ fn params(threads: usize, seed: u64) -> Params {
         move_overhead: 0,
         player: Player::Ismcts,
         hash_mib: 64,
+        policy: Policy::Uniform,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The engine's options: each declared once, with its type, default and
 //! range; `uci` lists them from here and `setoption` checks against here.
 
+use crate::search::playout::Policy;
 use crate::search::{Params, Player};
 
 /// What values an option takes.
@@ -124,6 +125,13 @@ pub fn specs() -> Vec<OptionSpec> {
             kind: OptionKind::Check { default: false },
         },
         OptionSpec {
+            name: "PlayoutPolicy",
+            kind: OptionKind::Combo {
+                default: Policy::Uniform.name(),
+                values: Policy::ALL.iter().map(|p| p.name()).collect(),
+            },
+        },
+        OptionSpec {
             name: "Player",
             kind: OptionKind::Combo {
                 default: Player::Ismcts.name(),
@@ -158,6 +166,7 @@ impl Default for Options {
                 move_overhead: 0,
                 player: Player::Ismcts,
                 hash_mib: 1,
+                policy: Policy::Uniform,
             },
             show_wdl: false,
             verbose_stats: false,
@@ -230,9 +239,11 @@ impl Options {
                     _ => unreachable!("every check option is handled"),
                 }
             }
-            OptionKind::Combo { .. } => {
-                self.params.player = value.parse()?;
-            }
+            OptionKind::Combo { .. } => match spec.name {
+                "Player" => self.params.player = value.parse()?,
+                "PlayoutPolicy" => self.params.policy = value.parse()?,
+                _ => unreachable!("every combo option is handled"),
+            },
         }
         Ok(())
     }
@@ -257,6 +268,8 @@ mod tests {
         assert_eq!(o.params.hash_mib, 16);
         o.set("VerboseMoveStats", Some("true")).unwrap();
         assert!(o.verbose_stats);
+        o.set("PlayoutPolicy", Some("captures")).unwrap();
+        assert_eq!(o.params.policy, Policy::Captures);
         o.set("Player", Some("random")).unwrap();
         assert_eq!(o.params.player, Player::Random);
         let before = o.clone();
@@ -266,6 +279,7 @@ mod tests {
             ("MultiPV", Some("-1")),
             ("UCI_ShowWDL", Some("yes")),
             ("Player", Some("deep")),
+            ("PlayoutPolicy", Some("heavy")),
             ("Exploration", Some("-1")),
             ("Exploration", Some("NaN")),
             ("Exploration", Some("lots")),

@@ -12,7 +12,7 @@
 //! hidden order.
 
 use super::eval::win_probability;
-use super::playout::random_playout;
+use super::playout::{playout, Policy};
 use super::{Action, ActionStats, Limits, Params, Player, Report};
 use crate::rules::{Colour, Move, Piece, Position};
 use rand::{Rng, SeedableRng};
@@ -69,7 +69,13 @@ impl Outcome {
 }
 
 /// Plays `action` and a random game after it.
-fn simulate(pos: &Position, action: Action, cap: u32, rng: &mut ChaCha8Rng) -> (Outcome, u32) {
+fn simulate(
+    pos: &Position,
+    action: Action,
+    cap: u32,
+    policy: Policy,
+    rng: &mut ChaCha8Rng,
+) -> (Outcome, u32) {
     let us = pos.side_to_move();
     let mut game = pos.clone();
     let mv = match action {
@@ -90,7 +96,7 @@ fn simulate(pos: &Position, action: Action, cap: u32, rng: &mut ChaCha8Rng) -> (
         }
     };
     game.make(mv);
-    let playout = random_playout(&mut game, rng, cap);
+    let playout = playout(&mut game, rng, cap, policy);
     let outcome = match playout.end {
         Some(end) => Outcome::for_side(end.winner, us),
         None => {
@@ -119,6 +125,7 @@ struct Shared<'a> {
     deadline: Option<Instant>,
     limit: u64,
     cap: u32,
+    policy: Policy,
     /// The UCB1 constant, or `None` to share playouts equally.
     exploration: Option<f64>,
 }
@@ -203,7 +210,8 @@ impl Shared<'_> {
                 Some(c) => self.most_promising(c),
                 None => (i % n) as usize,
             };
-            let (outcome, plies) = simulate(self.pos, self.actions[a], self.cap, &mut rng);
+            let (outcome, plies) =
+                simulate(self.pos, self.actions[a], self.cap, self.policy, &mut rng);
             let t = &self.tallies[a];
             t.wins
                 .fetch_add((outcome.win * UNIT) as u64, Ordering::Relaxed);
@@ -261,6 +269,7 @@ pub fn search(
             .map(|b| start + b),
         limit: limits.nodes.unwrap_or(u64::MAX),
         cap: params.playout_cap,
+        policy: params.policy,
         exploration: (params.player == Player::Ucb).then_some(params.exploration),
     };
     // A single action needs no thought, unless the caller asked to watch.

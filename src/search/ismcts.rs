@@ -62,7 +62,7 @@
 //! a position before the root is not seen, one within a playout is.
 
 use super::eval::win_probability;
-use super::playout::random_playout;
+use super::playout::{playout, Policy};
 use super::{Action, ActionStats, Limits, Params, Report};
 use crate::rules::{Colour, Kind, Move, MoveList, Piece, Position};
 use rand::{Rng, SeedableRng};
@@ -174,6 +174,7 @@ pub struct Tree {
     pending: Option<Kind>,
     exploration: f64,
     cap: u32,
+    policy: Policy,
     rng: ChaCha8Rng,
     /// Turns played in playouts, for the plies/s figure.
     plies: u64,
@@ -199,6 +200,7 @@ impl Tree {
             pending,
             exploration: params.exploration,
             cap: params.playout_cap,
+            policy: params.policy,
             rng: ChaCha8Rng::seed_from_u64(seed),
             plies: 0,
         };
@@ -367,7 +369,7 @@ impl Tree {
             });
             self.plies += 1;
         }
-        let playout = random_playout(pos, &mut self.rng, self.cap);
+        let playout = playout(pos, &mut self.rng, self.cap, self.policy);
         self.plies += playout.plies as u64;
         match playout.end {
             Some(end) => Outcome::of(end.winner),
@@ -487,6 +489,13 @@ impl Clock {
         }
     }
 
+    /// True once no rule lets the search go on: past the hard limit, or
+    /// past an exact `movetime`. Cheap enough to ask every iteration.
+    fn is_past_hard_limit(&self) -> bool {
+        let limit = if self.flexible { self.hard } else { self.soft };
+        limit.is_some_and(|l| self.start.elapsed() >= l)
+    }
+
     /// True when the search should end, given the most and second most
     /// visited root actions and the iterations so far.
     fn is_up(&self, best: u64, second: u64, done: u64) -> bool {
@@ -574,6 +583,9 @@ fn work(
             break;
         }
         tree.iterate();
+        if worker == 0 && clock.is_past_hard_limit() {
+            shared.done.store(true, Ordering::Relaxed);
+        }
         since_check += 1;
         if since_check >= CHECK_EVERY {
             since_check = 0;
@@ -669,18 +681,26 @@ pub fn search(
     // A single action needs no thought, unless the caller asked to watch.
     if !single || limits.is_endless(pos.side_to_move(), params.move_overhead) {
         let (first, rest) = trees.split_at_mut(1);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads - 1)
-            .build();
+        // The calling thread grows the first tree and reports; a pool of
+        // the other threads grows the rest. Without a pool (one thread, or
+        // none could be made) the first tree is grown alone.
+        let pool = (threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads - 1)
+                    .build()
+                    .ok()
+            })
+            .flatten();
         match pool {
-            Ok(pool) if threads > 1 => pool.in_place_scope(|scope| {
+            Some(pool) => pool.in_place_scope(|scope| {
                 for (w, tree) in rest.iter_mut().enumerate() {
                     let (shared, clock) = (&shared, &clock);
                     scope.spawn(move |_| work(tree, w + 1, shared, clock, None));
                 }
                 work(&mut first[0], 0, &shared, &clock, Some(report));
             }),
-            _ => work(&mut first[0], 0, &shared, &clock, Some(report)),
+            None => work(&mut first[0], 0, &shared, &clock, Some(report)),
         }
     }
     let last = snapshot(&shared, &clock);
@@ -702,6 +722,7 @@ mod tests {
             move_overhead: 0,
             player: super::super::Player::Ismcts,
             hash_mib: 1,
+            policy: Policy::Uniform,
         }
     }
 

@@ -128,6 +128,8 @@ pub struct Params {
     pub player: Player,
     /// The memory for search trees, in MiB.
     pub hash_mib: usize,
+    /// How playouts choose their turns.
+    pub policy: playout::Policy,
 }
 
 /// What the search has learned of one root action.

@@ -12,6 +12,7 @@
 //! repeated. The result is uniform over the legal moves, at the cost of one
 //! test per pick instead of one per candidate.
 
+use super::eval::value;
 use crate::rules::{Ending, GameEnd, Kind, Move, MoveList, Piece, Position, Square};
 use arrayvec::ArrayVec;
 use rand::Rng;
@@ -36,13 +37,74 @@ pub enum Turn {
     NoMove,
 }
 
+/// How a playout chooses its turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniformly at random, "draw" one option beside each piece move.
+    Uniform,
+    /// The most valuable capture when there is one (ties at random), else
+    /// uniformly at random: games that look more like play, at the price
+    /// of testing the captures first.
+    Captures,
+}
+
+impl Policy {
+    /// Every policy, in the order the `uci` option lists them.
+    pub const ALL: [Policy; 2] = [Policy::Uniform, Policy::Captures];
+
+    /// The option value naming this policy.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Policy::Uniform => "random",
+            Policy::Captures => "captures",
+        }
+    }
+}
+
+impl std::str::FromStr for Policy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Policy, String> {
+        Policy::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown playout policy '{s}'"))
+    }
+}
+
 /// Picks a uniformly random turn for the side to move: "draw" counts as
 /// one option beside each legal piece move.
 pub fn random_turn(pos: &mut Position, rng: &mut impl Rng) -> Turn {
+    turn(pos, rng, Policy::Uniform)
+}
+
+/// Picks a turn for the side to move by `policy`.
+pub fn turn(pos: &mut Position, rng: &mut impl Rng, policy: Policy) -> Turn {
     let us = pos.side_to_move();
     let pile = pos.pile(us);
     let mut list = MoveList::new();
     let mut screen = pos.generate_step_candidates(&mut list);
+    if policy == Policy::Captures {
+        // Victims by value, most valuable first; a random offset breaks
+        // ties without favouring the order of generation.
+        let mut captures: ArrayVec<(i32, usize), 64> = ArrayVec::new();
+        for (i, mv) in list.iter().enumerate() {
+            if let Move::Step { to, .. } = *mv {
+                if let Some(victim) = pos.tile_at(to) {
+                    if captures.is_full() {
+                        break;
+                    }
+                    captures.push((value(victim.piece.kind) * 64 + rng.gen_range(0..64), i));
+                }
+            }
+        }
+        captures.sort_unstable_by_key(|&(v, _)| std::cmp::Reverse(v));
+        for &(_, i) in &captures {
+            if pos.candidate_is_legal(list[i], &mut screen) {
+                return Turn::Play(list[i]);
+            }
+        }
+    }
     let draw = usize::from(!pile.is_empty());
     loop {
         if list.is_empty() && draw == 0 {
@@ -75,18 +137,22 @@ pub fn random_turn(pos: &mut Position, rng: &mut impl Rng) -> Turn {
     Turn::Stuck(kind)
 }
 
-/// Plays random turns from `pos` until the game ends or `max_plies` turns
-/// have been played; `pos` is left at the final position.
-///
-/// Repetitions are counted from the playout's start only: earlier history
-/// is not known here.
+/// A uniformly random [`playout`]: the benchmark's workload.
 pub fn random_playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32) -> Playout {
+    playout(pos, rng, max_plies, Policy::Uniform)
+}
+
+/// Plays turns chosen by `policy` from `pos` until the game ends or
+/// `max_plies` turns have been played; `pos` is left at the final
+/// position. Repetitions are counted from the playout's start only:
+/// earlier history is not known here.
+pub fn playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32, policy: Policy) -> Playout {
     // Keys of the positions since the last irreversible turn; the
     // fifty-move rule ends a game before more than 101 accumulate.
     let mut keys: ArrayVec<u64, 101> = ArrayVec::new();
     keys.push(pos.hash());
     for plies in 0..max_plies {
-        let mv = match random_turn(pos, rng) {
+        let mv = match turn(pos, rng, policy) {
             Turn::Play(mv) => mv,
             Turn::Stuck(kind) => {
                 let end = pos.ending_after_draw(kind);
@@ -218,6 +284,47 @@ mod tests {
             }
         }
         assert!(positions > 10_000, "{positions}");
+    }
+
+    /// `Policy::Captures` takes a most valuable legal capture whenever
+    /// there is one, and otherwise a legal turn.
+    #[test]
+    fn the_captures_policy_takes_the_most_valuable_capture() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let mut with_captures = 0;
+        for _ in 0..60 {
+            let mut pos = Position::startpos();
+            for _ in 0..150 {
+                let legal = pos.legal_moves();
+                let victim = |mv: &Move| match *mv {
+                    Move::Step { to, .. } => pos.tile_at(to).map(|t| value(t.piece.kind)),
+                    Move::Place { .. } => None,
+                };
+                let best = legal.iter().filter_map(victim).max();
+                let turn = turn(&mut pos.clone(), &mut rng, Policy::Captures);
+                match (turn, best) {
+                    (Turn::Play(mv), Some(best)) => {
+                        with_captures += 1;
+                        assert!(legal.contains(&mv), "{mv} in {pos}");
+                        assert_eq!(victim(&mv), Some(best), "{mv} in {pos}");
+                    }
+                    (Turn::Play(mv), None) => {
+                        let placed = matches!(mv, Move::Place { piece, .. }
+                            if pos.legal_placements(piece.kind).contains(&mv));
+                        assert!(legal.contains(&mv) || placed, "{mv} in {pos}");
+                    }
+                    (_, Some(_)) => panic!("a capture was missed in {pos}"),
+                    (_, None) => {}
+                }
+                match random_turn(&mut pos, &mut rng) {
+                    Turn::Play(mv) => {
+                        pos.make(mv);
+                    }
+                    _ => break,
+                }
+            }
+        }
+        assert!(with_captures > 500, "{with_captures}");
     }
 
     #[test]
