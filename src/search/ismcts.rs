@@ -84,6 +84,18 @@ enum Edge {
     Drawn(Kind),
 }
 
+impl Edge {
+    /// The decision this edge records; `None` for the root and for chance
+    /// outcomes.
+    fn action(self) -> Option<Action> {
+        match self {
+            Edge::Play(mv) => Some(Action::Play(mv)),
+            Edge::Draw => Some(Action::Draw),
+            Edge::Root | Edge::Drawn(_) => None,
+        }
+    }
+}
+
 /// "No node": children not created yet.
 const NONE: u32 = u32::MAX;
 
@@ -312,8 +324,8 @@ impl Tree {
             }
             let child = self.select(n);
             path.push(child);
-            match self.nodes[child].edge {
-                Edge::Play(mv) => {
+            match self.nodes[child].edge.action() {
+                Some(Action::Play(mv)) => {
                     pos.make(mv);
                     pending = None;
                     n = child;
@@ -321,7 +333,7 @@ impl Tree {
                         break end;
                     }
                 }
-                Edge::Draw => {
+                Some(Action::Draw) => {
                     if self.nodes[child].first_child == NONE {
                         self.open_chance(child, &pos);
                     }
@@ -343,7 +355,8 @@ impl Tree {
                         None => break self.play_out(&mut pos, pending),
                     }
                 }
-                Edge::Root | Edge::Drawn(_) => unreachable!("decision children are moves or draws"),
+                // The children of a decision node are all decisions.
+                None => break self.play_out(&mut pos, pending),
             }
         };
         for &i in &path {
@@ -383,22 +396,18 @@ impl Tree {
     /// The statistics of the root's children.
     fn root_stats(&self) -> Vec<ActionStats> {
         self.children(0)
-            .map(|c| {
+            .filter_map(|c| {
                 let node = &self.nodes[c];
                 let visits = node.visits as f64;
                 let wins = node.value - 0.5 * node.draws;
-                ActionStats {
-                    action: match node.edge {
-                        Edge::Draw => Action::Draw,
-                        Edge::Play(mv) => Action::Play(mv),
-                        Edge::Root | Edge::Drawn(_) => Action::Draw,
-                    },
+                Some(ActionStats {
+                    action: node.edge.action()?,
                     visits: node.visits as u64,
                     wins,
                     draws: node.draws,
                     losses: (visits - wins - node.draws).max(0.0),
                     pv: self.principal_variation(c),
-                }
+                })
             })
             .collect()
     }
@@ -414,11 +423,7 @@ impl Tree {
                 .filter(|&c| self.nodes[c].visits > 0)
                 .max_by_key(|&c| self.nodes[c].visits);
             let Some(c) = best else { break };
-            match self.nodes[c].edge {
-                Edge::Play(mv) => pv.push(Action::Play(mv)),
-                Edge::Draw => pv.push(Action::Draw),
-                Edge::Root | Edge::Drawn(_) => {}
-            }
+            pv.extend(self.nodes[c].edge.action());
             n = c;
             if pv.len() >= 16 {
                 break;
