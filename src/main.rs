@@ -36,6 +36,8 @@ enum Command {
         #[arg(long, default_value_t = chex::bench::PLAYOUTS_PER_POSITION)]
         playouts: u32,
     },
+    /// Plays an engine-vs-engine match under the referee (tools/README.md).
+    Match(Box<chex::runner::MatchArgs>),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +60,7 @@ fn main() -> ExitCode {
             println!("{last}");
             ExitCode::SUCCESS
         }
+        Some(Command::Match(args)) => chex::runner::main(*args),
         None => {
             chex::protocol::Engine::new().run(std::io::stdin().lock());
             ExitCode::SUCCESS
