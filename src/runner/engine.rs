@@ -4,9 +4,10 @@
 //! killed when the client is dropped; the runner restarts an engine by
 //! dropping it and starting a new one.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long an engine may take to answer `uci` or `isready`: generous,
@@ -38,6 +39,38 @@ pub struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// The last line the engine wrote to stderr: what it said before it
+    /// died is the best clue to why.
+    last_error: Arc<Mutex<String>>,
+}
+
+/// Sends each line `from` yields to `tx` (stdout), or keeps the last
+/// one in `last` (stderr), until the stream ends.
+fn read_lines(from: impl Read, tx: Option<Sender<String>>, last: Arc<Mutex<String>>) {
+    let mut reader = BufReader::new(from);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                match &tx {
+                    Some(tx) => {
+                        if tx.send(line).is_err() {
+                            return;
+                        }
+                    }
+                    None if line.is_empty() => {}
+                    None => {
+                        if let Ok(mut last) = last.lock() {
+                            *last = line;
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 impl EngineProcess {
@@ -52,36 +85,28 @@ impl EngineProcess {
             .arg(format!("exec {}", spec.command))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("{who}: cannot start: {e}"))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
             return Err(format!("{who}: no pipes to the process"));
         };
         let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => return,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                        if tx.send(line).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
+        let last_error = Arc::new(Mutex::new(String::new()));
+        let last = Arc::clone(&last_error);
+        std::thread::spawn(move || read_lines(stdout, Some(tx), last));
+        let last = Arc::clone(&last_error);
+        std::thread::spawn(move || read_lines(stderr, None, last));
         let mut engine = EngineProcess {
             child,
             stdin,
             lines,
+            last_error,
         };
         let fail = |e: EngineFailure, waiting: &str| match e {
-            EngineFailure::Crashed(how) => format!("{who}: {how} before {waiting}"),
+            EngineFailure::Crashed(how) => format!("{who} failed before {waiting}: {how}"),
             EngineFailure::Silent => format!("{who}: no {waiting} within {HANDSHAKE:?}"),
         };
         engine.send("uci").map_err(|e| fail(e, "uciok"))?;
@@ -153,16 +178,28 @@ impl EngineProcess {
     /// has one within a moment.
     fn crashed(&mut self) -> EngineFailure {
         let until = Instant::now() + Duration::from_millis(200);
+        let mut how = "the engine closed its output".to_string();
         while Instant::now() < until {
             match self.child.try_wait() {
                 Ok(Some(status)) => {
-                    return EngineFailure::Crashed(format!("the engine exited ({status})"))
+                    how = format!("the engine exited ({status})");
+                    break;
                 }
                 Ok(None) => std::thread::sleep(Duration::from_millis(5)),
                 Err(_) => break,
             }
         }
-        EngineFailure::Crashed("the engine closed its output".into())
+        // Give the stderr thread a moment to catch the last words.
+        std::thread::sleep(Duration::from_millis(20));
+        let said = self
+            .last_error
+            .lock()
+            .map(|l| l.clone())
+            .unwrap_or_default();
+        if !said.is_empty() {
+            how.push_str(&format!(", saying '{}'", crate::rules::clip(&said)));
+        }
+        EngineFailure::Crashed(how)
     }
 }
 

@@ -68,20 +68,30 @@ pub struct Tally {
     open_pairs: BTreeMap<u64, f64>,
 }
 
-/// Mean and variance of values given with their counts.
-fn moments(values: &[(f64, u64)]) -> Option<(f64, f64, f64)> {
-    let n: u64 = values.iter().map(|&(_, c)| c).sum();
-    if n == 0 {
+/// The total count, mean and variance of values given with their
+/// counts (counts may be fractional: see [`Sprt::llr`]).
+fn moments(values: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
+    let n: f64 = values.iter().map(|&(_, c)| c).sum();
+    if n <= 0.0 {
         return None;
     }
-    let n = n as f64;
-    let mean = values.iter().map(|&(v, c)| v * c as f64).sum::<f64>() / n;
+    let mean = values.iter().map(|&(v, c)| v * c).sum::<f64>() / n;
     let var = values
         .iter()
-        .map(|&(v, c)| c as f64 * (v - mean).powi(2))
+        .map(|&(v, c)| c * (v - mean).powi(2))
         .sum::<f64>()
         / n;
     Some((n, mean, var))
+}
+
+/// The pentanomial counts as (per-game score, count) pairs, an empty
+/// cell counted as `empty`.
+fn penta_values(penta: &[u64; 5], empty: f64) -> Vec<(f64, f64)> {
+    penta
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| (i as f64 / 4.0, if c == 0 { empty } else { c as f64 }))
+        .collect()
 }
 
 impl Tally {
@@ -138,13 +148,7 @@ impl Tally {
     /// The mean and variance of the per-game score of complete pairs
     /// (each pair's score halved), with the number of pairs.
     fn pair_moments(&self) -> Option<(f64, f64, f64)> {
-        let values: Vec<(f64, u64)> = self
-            .penta
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| (i as f64 / 4.0, c))
-            .collect();
-        moments(&values)
+        moments(&penta_values(&self.penta, 0.0))
     }
 
     /// The standard error of the mean score per game: from pairs once
@@ -154,7 +158,11 @@ impl Tally {
             let (n, _, var) = self.pair_moments()?;
             return Some((var / n).sqrt());
         }
-        let values = [(1.0, self.wdl[0]), (0.5, self.wdl[1]), (0.0, self.wdl[2])];
+        let values = [
+            (1.0, self.wdl[0] as f64),
+            (0.5, self.wdl[1] as f64),
+            (0.0, self.wdl[2] as f64),
+        ];
         let (n, _, var) = moments(&values)?;
         Some((var / n).sqrt())
     }
@@ -234,9 +242,14 @@ impl Sprt {
     /// OpenBench compute it): `N (s1 − s0)(2m − s0 − s1) / (2 var)` with
     /// `N` pairs, `m` and `var` the mean and variance of the pair scores
     /// (halved, per game) and `s0`, `s1` the scores of `elo0`, `elo1`.
-    /// Zero while the variance is zero (too little to say anything).
+    /// As fishtest does, an empty pentanomial cell counts as 0.001 pairs,
+    /// so that a one-sided match (every pair 2–0: no variance at all)
+    /// still decides. Zero before the first complete pair.
     pub fn llr(&self, tally: &Tally) -> f64 {
-        let Some((n, mean, var)) = tally.pair_moments() else {
+        if tally.pairs() == 0 {
+            return 0.0;
+        }
+        let Some((n, mean, var)) = moments(&penta_values(&tally.penta, 1e-3)) else {
             return 0.0;
         };
         if var <= 0.0 {
@@ -394,12 +407,18 @@ mod tests {
         let even = pairs(&[(3, 3), (1, 3), (2, 4)]);
         assert_eq!(sprt.verdict(&even), Verdict::Continue);
 
-        // The LLR by hand: 4 pairs at 1½, 4 at 1 → mean 0.625, var
-        // 0.015625; s0 = ½, s1 = score(10).
-        let t = pairs(&[(3, 4), (2, 4)]);
+        // The LLR by hand: 2 pairs at 0, 2 at ½, 4 at 1, 6 at 1½, 6 at 2
+        // (per game 0, ¼, ½, ¾, 1): 20 pairs, mean 13/20 = 0.65,
+        // variance 2.05/20 = 0.1025; s0 = ½, s1 = score(10).
+        let t = pairs(&[(0, 2), (1, 2), (2, 4), (3, 6), (4, 6)]);
         let s1 = score_from_elo(10.0);
-        let want = 8.0 * (s1 - 0.5) * (2.0 * 0.625 - 0.5 - s1) / (2.0 * 0.015_625);
-        assert!(close(sprt.llr(&t), want, 1e-9));
+        let want = 20.0 * (s1 - 0.5) * (2.0 * 0.65 - 0.5 - s1) / (2.0 * 0.1025);
+        assert!(close(sprt.llr(&t), want, 1e-9), "{} {want}", sprt.llr(&t));
+
+        // Every pair won 2–0: no variance, yet a clear H1 (the empty
+        // cells are regularised); and its mirror a clear H0.
+        assert_eq!(sprt.verdict(&pairs(&[(4, 2)])), Verdict::H1);
+        assert_eq!(sprt.verdict(&pairs(&[(0, 2)])), Verdict::H0);
 
         assert!(Sprt::new(5.0, 0.0, 0.05, 0.05).is_err());
         assert!(Sprt::new(0.0, 5.0, 0.0, 0.05).is_err());
