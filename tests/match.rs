@@ -153,16 +153,23 @@ fn an_illegal_or_unparsable_answer_loses() {
 
 #[test]
 fn overrunning_the_clock_or_falling_silent_loses() {
-    // Black answers its placement after 400 ms with 200 ms on its clock
-    // and a 100 ms margin: lost on time, though it did answer.
+    // Black answers its placement after 900 ms with 500 ms on its clock
+    // and a 100 ms margin: lost on time, though it did answer (within
+    // the second the runner waits after `stop`).
     let run = scripted(
         "time",
-        &["@", "*@0,0", "@", "SLEEP:400:*@1,0"],
-        &["--games", "1", "--tc", "0.2+0"],
+        &["@", "*@0,0", "@", "SLEEP:900:*@1,0"],
+        &["--games", "1", "--tc", "0.5+0"],
     );
     let r = run.game(1);
     assert_eq!((r.result.as_str(), r.ending.as_str()), ("1-0", "time"));
-    assert!(r.reason.contains("200 ms + 100 ms margin"), "{}", r.reason);
+    // What was left of the clock after Black's draw, plus the margin.
+    assert!(
+        r.reason.starts_with("Black forfeits: lost on time"),
+        "{}",
+        r.reason
+    );
+    assert!(r.reason.contains(" ms + 100 ms margin"), "{}", r.reason);
     replays(r);
 
     // Silent under movetime: lost, restarted, and the match goes on: in
@@ -170,7 +177,7 @@ fn overrunning_the_clock_or_falling_silent_loses() {
     let run = scripted(
         "silent",
         &["@", "*@0,0", "@", "SILENT"],
-        &["--games", "2", "--movetime", "50", "--timemargin", "50"],
+        &["--games", "2", "--movetime", "200", "--timemargin", "200"],
     );
     for n in [1, 2] {
         let r = run.game(n);
@@ -452,6 +459,8 @@ fn a_short_real_match_against_the_random_player_replays() {
     let out = temp("real");
     let text = temp("real-text");
     let text_arg = text.to_string_lossy().into_owned();
+    // A new match starts the text file afresh.
+    std::fs::write(&text, "left over\n").unwrap();
     let run = run_to(
         &out,
         &[
@@ -509,6 +518,7 @@ fn a_short_real_match_against_the_random_player_replays() {
         assert!(stdout.contains(want), "{want} missing:\n{stdout}");
     }
     let text = std::fs::read_to_string(&text).unwrap();
+    assert!(!text.contains("left over"));
     assert_eq!(text.matches("[Game \"").count(), 4);
     assert_eq!(text.matches("[Deal \"").count(), 4);
 }

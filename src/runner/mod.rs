@@ -97,7 +97,8 @@ pub struct MatchArgs {
     /// Continues the match in --out: finished games are kept and skipped.
     #[arg(long, requires = "out")]
     pub resume: bool,
-    /// Appends each game's text record to this file.
+    /// Writes each game's text record to this file (appends under
+    /// --resume).
     #[arg(long, value_name = "FILE")]
     pub text: Option<PathBuf>,
     /// Runs an SPRT and stops the match when it decides.
@@ -514,7 +515,14 @@ impl Sinks {
             }
             None => None,
         };
-        let text = config.text.as_ref().map(open).transpose()?;
+        // A new match starts a new text file; a resumed one adds to it.
+        let text = match &config.text {
+            Some(path) if !config.resume => Some(
+                File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+            ),
+            Some(path) => Some(open(path)?),
+            None => None,
+        };
         Ok(Sinks { out, text })
     }
 
