@@ -7,10 +7,14 @@
 //! 1, 1½, 2 (the pentanomial), and the variance of the mean score comes
 //! from pair scores. This is what fastchess and fishtest do; it gives
 //! honest, usually narrower, error bars than counting games as
-//! independent. Until two pairs are complete the per-game (trinomial)
-//! variance stands in.
+//! independent. A few pairs say little about their own spread (two pairs
+//! scored 1–1 show no variance at all), so until [`MIN_PENTA_PAIRS`] pairs
+//! are complete the per-game (trinomial) variance stands in.
 
 use std::collections::BTreeMap;
+
+/// Complete pairs needed before the interval uses the pair variance.
+pub const MIN_PENTA_PAIRS: u64 = 10;
 
 /// The two-sided 95% quantile of the normal distribution.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -152,9 +156,9 @@ impl Tally {
     }
 
     /// The standard error of the mean score per game: from pairs once
-    /// two are complete, else from games.
+    /// [`MIN_PENTA_PAIRS`] are complete, else from games.
     fn standard_error(&self) -> Option<f64> {
-        if self.pairs() >= 2 {
+        if self.pairs() >= MIN_PENTA_PAIRS {
             let (n, _, var) = self.pair_moments()?;
             return Some((var / n).sqrt());
         }
@@ -360,13 +364,18 @@ mod tests {
         let wide = e.error();
         let narrow = pairs(&[(3, 20), (2, 20)]).elo().unwrap().error();
         assert!(close(narrow / wide, 0.5, 0.02), "{narrow} / {wide}");
-        // Every pair 1–1: no spread at all, the interval is a point.
-        let even = pairs(&[(2, 6)]).elo().unwrap();
+        // Ten pairs all 1–1: no spread at all, the interval is a point.
+        let even = pairs(&[(2, 10)]).elo().unwrap();
         assert_eq!((even.low, even.elo, even.high), (0.0, 0.0, 0.0));
+        // Two such pairs are too few to trust that: the games' spread
+        // (two wins, two losses) is used instead.
+        let few = pairs(&[(2, 2)]).elo().unwrap();
+        let se = (0.25f64 / 4.0).sqrt();
+        assert!(close(few.high, elo_from_score(0.5 + Z95 * se), 1e-9));
     }
 
     #[test]
-    fn interval_before_two_pairs_uses_games() {
+    fn interval_before_ten_pairs_uses_games() {
         let mut t = Tally::default();
         for (pair, score) in [(0, 1.0), (1, 0.0), (2, 0.5), (3, 0.5)] {
             t.add(pair, score, "checkmate");
