@@ -208,6 +208,62 @@ fn overrunning_the_clock_or_falling_silent_loses() {
 }
 
 #[test]
+fn a_draw_turn_runs_on_one_clock_and_the_increment_comes_once() {
+    // White thinks 600 ms over `@`, leaving 400 of its second; the
+    // placement then takes 700 ms: past 400 + 100 margin. Were the draw
+    // not charged, or the 5 s increment added before the placement, it
+    // would be in time.
+    let run = scripted(
+        "draw-clock",
+        &["SLEEP:600:@", "SLEEP:700:*@0,0"],
+        &["--games", "1", "--tc", "1+5"],
+    );
+    let r = run.game(1);
+    assert_eq!((r.result.as_str(), r.ending.as_str()), ("0-1", "time"));
+    assert!(
+        r.reason.starts_with("White forfeits: lost on time"),
+        "{}",
+        r.reason
+    );
+    assert_eq!(r.moves.len(), 1);
+    assert!(r.moves[0].ends_with('@'), "{:?}", r.moves);
+    assert!(r.times_ms[0] >= 600, "{:?}", r.times_ms);
+
+    // Six moves of 500 ms each on 600 ms + 500 ms a turn: the increment
+    // keeps both clocks at 600 ms, and the walk ends in repetition.
+    let walk = [
+        "SLEEP:500:0,0-2,1",
+        "SLEEP:500:1,0-3,1",
+        "SLEEP:500:2,1-4,0",
+        "SLEEP:500:3,1-4,-1",
+        "SLEEP:500:4,0-5,-2",
+        "SLEEP:500:4,-1-6,-2",
+    ];
+    let run = scripted(
+        "increment",
+        &walk,
+        &[
+            "--start",
+            "N0,0/n1,0 w K/k 0 1",
+            "--games",
+            "1",
+            "--tc",
+            "0.6+0.5",
+        ],
+    );
+    let r = run.game(1);
+    assert_eq!(
+        (r.result.as_str(), r.ending.as_str()),
+        ("1/2-1/2", "repetition"),
+        "{}",
+        r.reason
+    );
+    assert_eq!(r.times_ms.len(), 6);
+    assert!(r.times_ms.iter().all(|&t| t >= 500), "{:?}", r.times_ms);
+    assert_eq!(r.tc, "tc 0.6+0.5");
+}
+
+#[test]
 fn a_crash_loses_and_the_engine_is_restarted() {
     let run = scripted(
         "crash",
