@@ -40,6 +40,8 @@ enum Command {
         #[arg(long, default_value_t = chex::bench::SEARCH_NODES)]
         search_nodes: u64,
     },
+    /// Plays an engine-vs-engine match under the referee (tools/README.md).
+    Match(Box<chex::runner::MatchArgs>),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
             println!("{last}");
             ExitCode::SUCCESS
         }
+        Some(Command::Match(args)) => chex::runner::main(*args),
         None => {
             chex::protocol::Engine::new().run(std::io::stdin().lock());
             ExitCode::SUCCESS

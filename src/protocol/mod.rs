@@ -9,7 +9,7 @@
 pub mod command;
 pub mod options;
 
-use crate::rules::{clip, kind_name, Ending, Game, GameEnd, Kind, MoveToken, Position};
+use crate::rules::{clip, kind_name, Game, GameEnd, Kind, MoveToken, Position};
 use crate::search::{self, Action, Report};
 use command::{Command, Start};
 use options::Options;
@@ -530,14 +530,7 @@ fn board_picture(pos: &Position) -> String {
 
 /// The word `status` prints for an ending.
 fn ending_word(end: GameEnd) -> &'static str {
-    match end.ending {
-        Ending::Checkmate => "checkmate",
-        Ending::Stalemate => "stalemate",
-        Ending::DrawnTileCheckmate(_) => "drawn-tile-checkmate",
-        Ending::DrawnTileStalemate(_) => "drawn-tile-stalemate",
-        Ending::Repetition => "repetition",
-        Ending::FiftyMoves => "fifty-moves",
-    }
+    end.ending.word()
 }
 
 /// The result as a score: `1-0`, `0-1` or `1/2-1/2`.

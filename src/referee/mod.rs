@@ -230,12 +230,37 @@ impl Referee {
 
     /// Plays a move list as protocol.md and the game records write it: a
     /// placement `N@x,y` stands for the draw and the placement, and must
-    /// agree with the deal. Stops at the first refused token.
+    /// agree with the deal; a last `N@` stands for a draw not yet placed
+    /// (a game that ended on it, or was forfeited before the placement).
+    /// Stops at the first refused token.
     pub fn replay<S: AsRef<str>>(&mut self, tokens: &[S]) -> Result<(), Refusal> {
-        for token in tokens {
+        for (i, token) in tokens.iter().enumerate() {
             let token = token.as_ref();
-            if self.pending.is_none() && matches!(token.parse(), Ok(MoveToken::Place(..))) {
-                self.play("@")?;
+            match (token.parse(), self.pending) {
+                (Ok(MoveToken::Place(..)), None) => {
+                    self.play("@")?;
+                }
+                (Ok(MoveToken::Drawn(kind)), None) => {
+                    let refuse = |why: String| Refusal {
+                        token: clip(token),
+                        why,
+                    };
+                    if i + 1 != tokens.len() {
+                        return Err(refuse("a drawn tile 'N@' may only come last".into()));
+                    }
+                    if let Played::Drew(drawn) = self.play("@")? {
+                        if drawn != kind {
+                            self.take_back();
+                            return Err(refuse(format!(
+                                "the deal gives a {} here, not a {}",
+                                kind_name(drawn),
+                                kind_name(kind)
+                            )));
+                        }
+                    }
+                    continue;
+                }
+                _ => {}
             }
             self.play(token)?;
         }
@@ -378,5 +403,26 @@ mod tests {
             Err(RecordError::Move { index: 3, .. })
         ));
         assert!(GameRecord::from_json_line("{\"start\":1}").is_err());
+    }
+
+    #[test]
+    fn replay_accepts_a_last_drawn_tile_that_matches_the_deal() {
+        let mut r = referee(DEAL);
+        r.replay(&["Q@0,0", "n@"]).unwrap();
+        assert_eq!(r.pending(), Some(Kind::Knight));
+        assert_eq!(r.tokens(), ["Q@0,0", "n@"]);
+        for bad in [&["Q@0,0", "q@"][..], &["Q@", "Q@0,0"], &["K@"]] {
+            let mut r = referee(DEAL);
+            assert!(r.replay(bad).is_err(), "{bad:?}");
+        }
+        // The drawn-tile ending survives a record: the last token is `n@`.
+        let start: Position = "P0,1/K-1,0/Q0,0/k1,0 b -/n 0 30".parse().unwrap();
+        let mut r = Referee::new(start, "/n".parse().unwrap()).unwrap();
+        r.play("@").unwrap();
+        let rec = GameRecord::from_referee(&r, Side::default(), Side::default());
+        assert_eq!(rec.moves, ["n@"]);
+        assert_eq!(rec.result, "1-0");
+        assert_eq!(rec.ending, "drawn-tile-checkmate");
+        assert_eq!(rec.referee().unwrap().ending(), r.ending());
     }
 }

@@ -38,13 +38,23 @@ pub struct GameRecord {
     pub white: Side,
     /// Who played Black.
     pub black: Side,
-    /// The moves in protocol.md's notation (placements as `N@x,y`).
+    /// The moves in protocol.md's notation (placements as `N@x,y`), with a
+    /// last `N@` when the game ended with a drawn tile not placed.
     pub moves: Vec<String>,
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` for a game not finished.
     pub result: String,
     /// Why the game ended, in words.
     #[serde(default)]
     pub reason: String,
+    /// Why the game ended, as one word for counting: an ending of the
+    /// rules as `status` names it (`checkmate`, `repetition`, …), or a
+    /// forfeit (`illegal`, `time`, `silent`, `crash`). Empty while playing.
+    #[serde(default)]
+    pub ending: String,
+    /// The time control the game was played at, as the runner writes it
+    /// (`tc 10+0.1`, `movetime 100`, `nodes 1000`); empty when untimed.
+    #[serde(default)]
+    pub tc: String,
     /// How long each move took to answer, in milliseconds, one per entry
     /// of `moves` (draws are folded into their placement).
     #[serde(default)]
@@ -106,14 +116,14 @@ impl GameRecord {
             deal: referee.deal().to_string(),
             white,
             black,
-            moves: referee
-                .game()
-                .moves()
-                .iter()
-                .map(|m| m.to_string())
-                .collect(),
+            moves: referee.tokens(),
             result: result_tag(referee).into(),
             reason: referee.ending().map(|e| e.to_string()).unwrap_or_default(),
+            ending: referee
+                .ending()
+                .map(|e| e.ending.word().to_string())
+                .unwrap_or_default(),
+            tc: String::new(),
             times_ms: Vec::new(),
         }
     }
@@ -121,12 +131,31 @@ impl GameRecord {
     /// Marks the game lost by `loser` for `reason` (time, illegal move,
     /// crash).
     pub fn forfeit(&mut self, loser: Colour, reason: String) {
+        self.forfeit_for(loser, "forfeit", reason);
+    }
+
+    /// Marks the game lost by `loser`, with `ending` the one word that
+    /// tables count (`illegal`, `time`, `silent`, `crash`) and `reason`
+    /// the sentence for people.
+    pub fn forfeit_for(&mut self, loser: Colour, ending: &str, reason: String) {
         self.result = match loser {
             Colour::White => "0-1",
             Colour::Black => "1-0",
         }
         .into();
+        self.ending = ending.into();
         self.reason = reason;
+    }
+
+    /// The score of White: 1, ½ or 0; `None` for a game not finished or
+    /// a result that is not one of the four tags.
+    pub fn white_score(&self) -> Option<f64> {
+        match self.result.as_str() {
+            "1-0" => Some(1.0),
+            "0-1" => Some(0.0),
+            "1/2-1/2" => Some(0.5),
+            _ => None,
+        }
     }
 
     /// The record as one line of JSON.
@@ -180,7 +209,11 @@ impl GameRecord {
         }
         tag("Start", &self.start);
         tag("Deal", &self.deal);
+        if !self.tc.is_empty() {
+            tag("TimeControl", &self.tc);
+        }
         tag("Result", &self.result);
+        tag("Ending", &self.ending);
         tag("Reason", &self.reason);
         out.push('\n');
         let black_first = self.start != "startpos" && self.start.split(' ').nth(1) == Some("b");

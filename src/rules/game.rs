@@ -26,6 +26,21 @@ pub enum Ending {
     FiftyMoves,
 }
 
+impl Ending {
+    /// The one-word name `status` prints and game records keep, so that
+    /// tools can count endings without parsing sentences.
+    pub fn word(self) -> &'static str {
+        match self {
+            Ending::Checkmate => "checkmate",
+            Ending::Stalemate => "stalemate",
+            Ending::DrawnTileCheckmate(_) => "drawn-tile-checkmate",
+            Ending::DrawnTileStalemate(_) => "drawn-tile-stalemate",
+            Ending::Repetition => "repetition",
+            Ending::FiftyMoves => "fifty-moves",
+        }
+    }
+}
+
 /// The result of a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GameEnd {

@@ -1,0 +1,247 @@
+//! One game between two running engines under the referee, with clocks.
+//!
+//! The runner owns the deal: an engine that answers `bestmove @` is shown
+//! the drawn tile as `N@` at the end of the move list and asked again.
+//! Both answers of such a turn are timed on the mover's clock; the
+//! increment is added once per turn, after the placement.
+
+use super::engine::{EngineFailure, EngineProcess};
+use crate::referee::{GameRecord, Played, Referee, Side};
+use crate::rules::Colour;
+use std::time::{Duration, Instant};
+
+/// How long an engine that overran its time gets to answer `stop` before
+/// it is judged silent and restarted.
+pub const STOP_GRACE: Duration = Duration::from_secs(1);
+
+/// How each answer is limited.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Limit {
+    /// Clocks: a base per game and an increment per turn, in ms.
+    Clock {
+        /// Each side's time for the game.
+        base_ms: u64,
+        /// Added to the mover's clock after each of its turns.
+        inc_ms: u64,
+    },
+    /// A fixed time per answer, in ms.
+    MoveTime(u64),
+    /// A fixed number of playouts per answer; time is not judged.
+    Nodes(u64),
+}
+
+impl Limit {
+    /// The form records and tables show: `tc 10+0.1`, `movetime 100`,
+    /// `nodes 1000`.
+    pub fn describe(&self) -> String {
+        match *self {
+            Limit::Clock { base_ms, inc_ms } => {
+                format!("tc {}+{}", base_ms as f64 / 1000.0, inc_ms as f64 / 1000.0)
+            }
+            Limit::MoveTime(ms) => format!("movetime {ms}"),
+            Limit::Nodes(n) => format!("nodes {n}"),
+        }
+    }
+}
+
+/// How strictly time is judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Judging {
+    /// How far past its time an answer may come and still count.
+    pub margin_ms: u64,
+    /// Under `Limit::Nodes`, how long an engine may think per answer
+    /// before it is judged silent.
+    pub silence_ms: u64,
+}
+
+/// A game lost off the table.
+struct Forfeit {
+    ending: &'static str,
+    reason: String,
+    /// The engine must be restarted before it plays again.
+    restart: bool,
+}
+
+/// A finished game and which engines (by colour index) must be
+/// restarted because they crashed or fell silent.
+pub struct GameOutcome {
+    /// The record, result and reason filled in.
+    pub record: GameRecord,
+    /// Per colour: restart this engine before its next game.
+    pub restart: [bool; 2],
+}
+
+/// Plays `referee`'s game to its end between `engines` (White's first)
+/// and records it. Never fails: whatever an engine does, the game ends
+/// with a result and a reason.
+pub fn play_game(
+    mut referee: Referee,
+    engines: [&mut EngineProcess; 2],
+    sides: [Side; 2],
+    limit: Limit,
+    judging: Judging,
+) -> GameOutcome {
+    let mut restart = [false; 2];
+    let mut clock: [i64; 2] = match limit {
+        Limit::Clock { base_ms, .. } => [base_ms as i64; 2],
+        _ => [0; 2],
+    };
+    let mut times = Vec::new();
+    let mut forfeit: Option<(Colour, Forfeit)> = None;
+
+    for colour in Colour::ALL {
+        if let Err(e) = engines[colour.index()].new_game() {
+            forfeit = Some((colour, failure(e, "at the start of the game")));
+            break;
+        }
+    }
+
+    'game: while forfeit.is_none() && referee.ending().is_none() {
+        let mover = referee.position().side_to_move();
+        let engine = &mut *engines[mover.index()];
+        let mut turn_ms = 0;
+        loop {
+            let go = match limit {
+                Limit::Clock { inc_ms, .. } => format!(
+                    "go wtime {} btime {} winc {inc_ms} binc {inc_ms}",
+                    clock[0].max(0),
+                    clock[1].max(0)
+                ),
+                Limit::MoveTime(ms) => format!("go movetime {ms}"),
+                Limit::Nodes(n) => format!("go nodes {n}"),
+            };
+            let allowed = match limit {
+                Limit::Clock { .. } => Some(clock[mover.index()].max(0) as u64),
+                Limit::MoveTime(ms) => Some(ms),
+                Limit::Nodes(_) => None,
+            };
+            let answer = ask(engine, &referee.position_command(), &go, allowed, judging);
+            let (token, ms) = match answer {
+                Ok(a) => a,
+                Err(f) => {
+                    if referee.pending().is_some() {
+                        times.push(turn_ms);
+                    }
+                    forfeit = Some((mover, f));
+                    break 'game;
+                }
+            };
+            turn_ms += ms;
+            if let Limit::Clock { .. } = limit {
+                clock[mover.index()] = (clock[mover.index()] - ms as i64).max(0);
+            }
+            match referee.play(&token) {
+                Ok(Played::Drew(_)) if referee.ending().is_some() => {
+                    times.push(turn_ms);
+                    break 'game;
+                }
+                Ok(Played::Drew(_)) => continue,
+                Ok(Played::Moved) => break,
+                Err(refusal) => {
+                    if referee.pending().is_some() {
+                        times.push(turn_ms);
+                    }
+                    let shown = if token.is_empty() {
+                        "an empty bestmove".to_string()
+                    } else {
+                        format!("{refusal}")
+                    };
+                    forfeit = Some((
+                        mover,
+                        Forfeit {
+                            ending: "illegal",
+                            reason: format!("illegal answer: {shown}"),
+                            restart: false,
+                        },
+                    ));
+                    break 'game;
+                }
+            }
+        }
+        times.push(turn_ms);
+        if let Limit::Clock { inc_ms, .. } = limit {
+            clock[mover.index()] += inc_ms as i64;
+        }
+    }
+
+    let [white_side, black_side] = sides;
+    let mut record = GameRecord::from_referee(&referee, white_side, black_side);
+    record.tc = limit.describe();
+    record.times_ms = times;
+    if let Some((loser, f)) = forfeit {
+        restart[loser.index()] = f.restart;
+        let reason = format!("{loser} forfeits: {}", f.reason);
+        record.forfeit_for(loser, f.ending, reason);
+    }
+    GameOutcome { record, restart }
+}
+
+/// Shows the engine the game and asks for its answer. Returns the token
+/// and the milliseconds it took, or why the engine loses.
+fn ask(
+    engine: &mut EngineProcess,
+    position: &str,
+    go: &str,
+    allowed_ms: Option<u64>,
+    judging: Judging,
+) -> Result<(String, u64), Forfeit> {
+    let sent = engine.send(position).and_then(|()| engine.send(go));
+    sent.map_err(|e| failure(e, "when asked to move"))?;
+    let start = Instant::now();
+    let limit_ms = match allowed_ms {
+        Some(a) => a + judging.margin_ms,
+        None => judging.silence_ms,
+    };
+    let had = match allowed_ms {
+        Some(a) => format!("{a} ms + {} ms margin", judging.margin_ms),
+        None => format!("{limit_ms} ms"),
+    };
+    let deadline = start + Duration::from_millis(limit_ms);
+    let is_bestmove = |l: &str| l.split_whitespace().next() == Some("bestmove");
+    match engine.wait_for(deadline, is_bestmove) {
+        Ok(line) => {
+            let ms = start.elapsed().as_millis() as u64;
+            if allowed_ms.is_some() && ms > limit_ms {
+                return Err(Forfeit {
+                    ending: "time",
+                    reason: format!("lost on time: answered after {ms} ms, had {had}"),
+                    restart: false,
+                });
+            }
+            let token = line.split_whitespace().nth(1).unwrap_or("").to_string();
+            Ok((token, ms))
+        }
+        Err(EngineFailure::Silent) if allowed_ms.is_some() => {
+            // Over time: the game is lost either way. An engine that
+            // still answers `stop` is kept; one that does not is restarted.
+            let answered = engine
+                .send("stop")
+                .and_then(|()| engine.wait_for(Instant::now() + STOP_GRACE, is_bestmove));
+            match answered {
+                Ok(_) => Err(Forfeit {
+                    ending: "time",
+                    reason: format!("lost on time: no bestmove within {had}"),
+                    restart: false,
+                }),
+                Err(e) => Err(failure(e, &format!("within {had}, nor after stop"))),
+            }
+        }
+        Err(e) => Err(failure(e, &format!("within {had}"))),
+    }
+}
+
+/// The forfeit for an engine that crashed or fell silent.
+fn failure(e: EngineFailure, when: &str) -> Forfeit {
+    match e {
+        EngineFailure::Crashed(how) => Forfeit {
+            ending: "crash",
+            reason: format!("crashed: {how}"),
+            restart: true,
+        },
+        EngineFailure::Silent => Forfeit {
+            ending: "silent",
+            reason: format!("silent: no answer {when}"),
+            restart: true,
+        },
+    }
+}

@@ -1,0 +1,580 @@
+//! `chex match` end to end: the referee against a scripted fake engine
+//! (tests/data/fake-engine.sh) for every way a game can end, resume and
+//! its refusals, the SPRT stop, and a short real match of `chex` against
+//! its random player whose records replay under the referee.
+
+use chex::referee::GameRecord;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_chex");
+const FAKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fake-engine.sh");
+
+/// The command that runs the fake engine with this script, every entry
+/// quoted for `sh -c`.
+fn fake(script: &[&str]) -> String {
+    let mut command = format!("bash '{FAKE}'");
+    for entry in script {
+        command.push_str(&format!(" '{entry}'"));
+    }
+    command
+}
+
+/// A fresh path in the temporary directory for this test.
+fn temp(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("chex-match-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// A finished `chex match` run.
+struct Run {
+    output: Output,
+    /// The lines of the --out file that are records.
+    records: Vec<GameRecord>,
+    /// All its lines.
+    lines: usize,
+}
+
+impl Run {
+    fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.output.stdout).into_owned()
+    }
+
+    fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.output.stderr).into_owned()
+    }
+
+    /// The record of game `n`.
+    fn game(&self, n: u64) -> &GameRecord {
+        self.records
+            .iter()
+            .find(|r| r.game == n)
+            .unwrap_or_else(|| panic!("no game {n}; stderr:\n{}", self.stderr()))
+    }
+}
+
+/// Runs `chex match` with `args`, writing records to `out`, and reads
+/// them back.
+fn run_to(out: &PathBuf, args: &[&str]) -> Run {
+    let output = Command::new(BIN)
+        .arg("match")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("cannot run chex match");
+    let text = std::fs::read_to_string(out).unwrap_or_default();
+    let records = text
+        .lines()
+        .filter_map(|l| GameRecord::from_json_line(l).ok())
+        .collect();
+    Run {
+        output,
+        records,
+        lines: text.lines().count(),
+    }
+}
+
+/// Runs a match of two engines with the same script.
+fn scripted(name: &str, script: &[&str], args: &[&str]) -> Run {
+    let engine = fake(script);
+    let mut all = vec!["--engine1", &engine, "--engine2", &engine];
+    all.extend_from_slice(args);
+    let run = run_to(&temp(name), &all);
+    assert!(run.output.status.success(), "stderr:\n{}", run.stderr());
+    assert_eq!(run.lines, run.records.len(), "every line is a record");
+    run
+}
+
+/// Checks that a record replays under the referee to where it stopped,
+/// and, for a game that ended on the table, to the recorded ending.
+fn replays(record: &GameRecord) {
+    let referee = record
+        .referee()
+        .unwrap_or_else(|e| panic!("game {}: {e}", record.game));
+    assert_eq!(record.times_ms.len(), record.moves.len(), "{record:?}");
+    if let Some(end) = referee.ending() {
+        assert_eq!(record.ending, end.ending.word(), "{record:?}");
+        let white = referee.score(chex::rules::Colour::White);
+        assert_eq!(record.white_score(), white, "{record:?}");
+    } else {
+        assert!(
+            ["illegal", "time", "silent", "crash"].contains(&record.ending.as_str()),
+            "{record:?}"
+        );
+    }
+}
+
+#[test]
+fn an_illegal_or_unparsable_answer_loses() {
+    // Black places its drawn tile far from the table.
+    let run = scripted(
+        "illegal",
+        &["@", "*@0,0", "@", "*@9,9"],
+        &["--games", "1", "--nodes", "5"],
+    );
+    let r = run.game(1);
+    assert_eq!(r.result, "1-0");
+    assert_eq!(r.ending, "illegal");
+    assert!(
+        r.reason.starts_with("Black forfeits: illegal answer"),
+        "{}",
+        r.reason
+    );
+    assert!(r.reason.contains("@9,9"), "{}", r.reason);
+    // The drawn tile is recorded as waiting: `x@` last.
+    assert_eq!(r.moves.len(), 2);
+    assert!(r.moves[1].ends_with('@'), "{:?}", r.moves);
+    replays(r);
+    assert!(run.stdout().contains("illegal 1"), "{}", run.stdout());
+
+    // A word that is no move at all, from engine 2 as Black.
+    let one = fake(&["@", "*@0,0"]);
+    let two = fake(&["@", "*@0,0", "hello"]);
+    let out = temp("unparsable");
+    let run = run_to(
+        &out,
+        &[
+            "--engine1",
+            &one,
+            "--engine2",
+            &two,
+            "--games",
+            "1",
+            "--nodes",
+            "5",
+        ],
+    );
+    let r = run.game(1);
+    assert_eq!((r.result.as_str(), r.ending.as_str()), ("1-0", "illegal"));
+    assert!(r.reason.contains("'hello' refused"), "{}", r.reason);
+}
+
+#[test]
+fn overrunning_the_clock_or_falling_silent_loses() {
+    // Black answers its placement after 900 ms with 500 ms on its clock
+    // and a 100 ms margin: lost on time, though it did answer (within
+    // the second the runner waits after `stop`).
+    let run = scripted(
+        "time",
+        &["@", "*@0,0", "@", "SLEEP:900:*@1,0"],
+        &["--games", "1", "--tc", "0.5+0"],
+    );
+    let r = run.game(1);
+    assert_eq!((r.result.as_str(), r.ending.as_str()), ("1-0", "time"));
+    // What was left of the clock after Black's draw, plus the margin.
+    assert!(
+        r.reason.starts_with("Black forfeits: lost on time"),
+        "{}",
+        r.reason
+    );
+    assert!(r.reason.contains(" ms + 100 ms margin"), "{}", r.reason);
+    replays(r);
+
+    // Silent under movetime: lost, restarted, and the match goes on: in
+    // game 2 the engine that fell silent in game 1 plays White's turns.
+    let run = scripted(
+        "silent",
+        &["@", "*@0,0", "@", "SILENT"],
+        &["--games", "2", "--movetime", "200", "--timemargin", "200"],
+    );
+    for n in [1, 2] {
+        let r = run.game(n);
+        assert_eq!((r.result.as_str(), r.ending.as_str()), ("1-0", "silent"));
+        assert!(
+            r.reason.starts_with("Black forfeits: silent"),
+            "{}",
+            r.reason
+        );
+        assert_eq!(r.moves.len(), 2, "{:?}", r.moves);
+        replays(r);
+    }
+    assert!(
+        run.stdout().contains("W/D/L      1 / 0 / 1"),
+        "{}",
+        run.stdout()
+    );
+
+    // Silent under --nodes: judged after --silence.
+    let run = scripted(
+        "silent-nodes",
+        &["@", "SILENT"],
+        &["--games", "1", "--nodes", "5", "--silence", "300"],
+    );
+    let r = run.game(1);
+    assert_eq!((r.result.as_str(), r.ending.as_str()), ("0-1", "silent"));
+    assert!(r.reason.contains("within 300 ms"), "{}", r.reason);
+}
+
+#[test]
+fn a_draw_turn_runs_on_one_clock_and_the_increment_comes_once() {
+    // White thinks 600 ms over `@`, leaving 400 of its second; the
+    // placement then takes 700 ms: past 400 + 100 margin. Were the draw
+    // not charged, or the 5 s increment added before the placement, it
+    // would be in time.
+    let run = scripted(
+        "draw-clock",
+        &["SLEEP:600:@", "SLEEP:700:*@0,0"],
+        &["--games", "1", "--tc", "1+5"],
+    );
+    let r = run.game(1);
+    assert_eq!((r.result.as_str(), r.ending.as_str()), ("0-1", "time"));
+    assert!(
+        r.reason.starts_with("White forfeits: lost on time"),
+        "{}",
+        r.reason
+    );
+    assert_eq!(r.moves.len(), 1);
+    assert!(r.moves[0].ends_with('@'), "{:?}", r.moves);
+    assert!(r.times_ms[0] >= 600, "{:?}", r.times_ms);
+
+    // Six moves of 500 ms each on 600 ms + 500 ms a turn: the increment
+    // keeps both clocks at 600 ms, and the walk ends in repetition.
+    let walk = [
+        "SLEEP:500:0,0-2,1",
+        "SLEEP:500:1,0-3,1",
+        "SLEEP:500:2,1-4,0",
+        "SLEEP:500:3,1-4,-1",
+        "SLEEP:500:4,0-5,-2",
+        "SLEEP:500:4,-1-6,-2",
+    ];
+    let run = scripted(
+        "increment",
+        &walk,
+        &[
+            "--start",
+            "N0,0/n1,0 w K/k 0 1",
+            "--games",
+            "1",
+            "--tc",
+            "0.6+0.5",
+        ],
+    );
+    let r = run.game(1);
+    assert_eq!(
+        (r.result.as_str(), r.ending.as_str()),
+        ("1/2-1/2", "repetition"),
+        "{}",
+        r.reason
+    );
+    assert_eq!(r.times_ms.len(), 6);
+    assert!(r.times_ms.iter().all(|&t| t >= 500), "{:?}", r.times_ms);
+    assert_eq!(r.tc, "tc 0.6+0.5");
+}
+
+#[test]
+fn a_crash_loses_and_the_engine_is_restarted() {
+    let run = scripted(
+        "crash",
+        &["@", "*@0,0", "@", "CRASH"],
+        &["--games", "4", "--nodes", "5"],
+    );
+    assert_eq!(run.records.len(), 4);
+    // Engine 2 crashed in game 1 and played White's turns in game 2.
+    for n in 1..=4 {
+        let r = run.game(n);
+        assert_eq!((r.result.as_str(), r.ending.as_str()), ("1-0", "crash"));
+        assert!(r.reason.contains("exited"), "{}", r.reason);
+        replays(r);
+    }
+    assert!(run.stdout().contains("crash 4"), "{}", run.stdout());
+}
+
+#[test]
+fn games_end_by_the_rules_core() {
+    // White's knight jumps to 2,1: checkmate.
+    let mate = "K1,2/R1,1/N0,2/k0,0 w -/- 0 40";
+    let run = scripted(
+        "checkmate",
+        &["0,2-2,1"],
+        &["--start", mate, "--games", "2", "--nodes", "5"],
+    );
+    for n in [1, 2] {
+        let r = run.game(n);
+        assert_eq!((r.result.as_str(), r.ending.as_str()), ("1-0", "checkmate"));
+        assert_eq!(r.moves, ["0,2-2,1"]);
+        replays(r);
+    }
+    // Each engine won as White once: an even pair.
+    assert!(
+        run.stdout().contains("W/D/L      1 / 0 / 1"),
+        "{}",
+        run.stdout()
+    );
+    assert!(run.stdout().contains("1: 1"), "{}", run.stdout());
+
+    // Black draws its king and cannot place it: stalemate, a draw.
+    let run = scripted(
+        "drawn-stalemate",
+        &["@"],
+        &["--start", "Q0,0 b K/k 0 1", "--games", "1", "--nodes", "5"],
+    );
+    let r = run.game(1);
+    assert_eq!(
+        (r.result.as_str(), r.ending.as_str()),
+        ("1/2-1/2", "drawn-tile-stalemate")
+    );
+    assert_eq!(r.moves, ["k@"]);
+    replays(r);
+
+    // Black, in check, draws a knight that cannot block: checkmate.
+    let run = scripted(
+        "drawn-mate",
+        &["@"],
+        &[
+            "--start",
+            "P0,1/K-1,0/Q0,0/k1,0 b -/n 0 30",
+            "--games",
+            "1",
+            "--nodes",
+            "5",
+        ],
+    );
+    let r = run.game(1);
+    assert_eq!(
+        (r.result.as_str(), r.ending.as_str()),
+        ("1-0", "drawn-tile-checkmate")
+    );
+    assert_eq!(r.moves, ["n@"]);
+    replays(r);
+
+    // Two knights walk until the position repeats up to translation.
+    let walk = [
+        "0,0-2,1",
+        "1,0-3,1",
+        "2,1-4,0",
+        "3,1-4,-1",
+        "4,0-5,-2",
+        "4,-1-6,-2",
+    ];
+    let run = scripted(
+        "repetition",
+        &walk,
+        &[
+            "--start",
+            "N0,0/n1,0 w K/k 0 1",
+            "--games",
+            "1",
+            "--nodes",
+            "5",
+        ],
+    );
+    let r = run.game(1);
+    assert_eq!(
+        (r.result.as_str(), r.ending.as_str()),
+        ("1/2-1/2", "repetition")
+    );
+    assert_eq!(r.moves, walk);
+    replays(r);
+}
+
+/// Engine 1 mates as White; engine 2 answers nonsense as White, so engine
+/// 1 wins every pair 2–0.
+fn one_sided() -> (String, String) {
+    (fake(&["0,2-2,1"]), fake(&["junk"]))
+}
+
+const MATE: &str = "K1,2/R1,1/N0,2/k0,0 w -/- 0 40";
+
+#[test]
+fn sprt_stops_the_match_when_it_decides() {
+    let (one, two) = one_sided();
+    let out = temp("sprt");
+    let run = run_to(
+        &out,
+        &[
+            "--engine1",
+            &one,
+            "--engine2",
+            &two,
+            "--start",
+            MATE,
+            "--nodes",
+            "5",
+            "--games",
+            "100",
+            "--sprt",
+            "--elo0",
+            "0",
+            "--elo1",
+            "10",
+        ],
+    );
+    assert!(run.output.status.success(), "{}", run.stderr());
+    assert!(run.records.len() < 10, "played {}", run.records.len());
+    assert!(run.stdout().contains("H1 accepted"), "{}", run.stdout());
+}
+
+#[test]
+fn resume_continues_and_refuses_what_is_not_this_match() {
+    let (one, two) = one_sided();
+    let out = temp("resume");
+    let base = [
+        "--engine1",
+        &one,
+        "--engine2",
+        &two,
+        "--start",
+        MATE,
+        "--nodes",
+        "5",
+    ];
+    let with = |extra: &[&str]| {
+        let mut v: Vec<&str> = base.to_vec();
+        v.extend_from_slice(extra);
+        run_to(&out, &v)
+    };
+    let first = with(&["--games", "2"]);
+    assert_eq!(first.records.len(), 2);
+    // Without --resume, a file of records is not overwritten.
+    let again = with(&["--games", "4"]);
+    assert!(!again.output.status.success());
+    assert!(again.stderr().contains("--resume"), "{}", again.stderr());
+    assert_eq!(again.records.len(), 2);
+    // Other settings: refused.
+    let other = with(&["--games", "4", "--resume", "--seed", "9"]);
+    assert!(!other.output.status.success());
+    assert!(
+        other.stderr().contains("different settings"),
+        "{}",
+        other.stderr()
+    );
+    // Resumed: games 3 and 4 are added, 1 and 2 are not replayed.
+    let resumed = with(&["--games", "4", "--resume"]);
+    assert!(resumed.output.status.success(), "{}", resumed.stderr());
+    let games: Vec<u64> = resumed.records.iter().map(|r| r.game).collect();
+    assert_eq!(games, [1, 2, 3, 4]);
+    assert_eq!(resumed.records[..2], first.records[..]);
+    assert!(
+        resumed.stdout().contains("W/D/L      4 / 0 / 0"),
+        "{}",
+        resumed.stdout()
+    );
+    // A file that is not records: refused, untouched.
+    std::fs::write(&out, "hello\n").unwrap();
+    let junk = with(&["--games", "4", "--resume"]);
+    assert!(!junk.output.status.success());
+    assert!(
+        junk.stderr().contains("line 1: not a game record"),
+        "{}",
+        junk.stderr()
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "hello\n");
+}
+
+#[test]
+fn bad_settings_are_one_line_errors() {
+    let engine = fake(&["@"]);
+    let cases: [(&[&str], &str); 6] = [
+        (&[][..], "choose"),
+        (&["--tc", "ten"], "bad --tc"),
+        (&["--nodes", "5", "--option1", "Threads"], "Name=Value"),
+        (&["--nodes", "5", "--start", "K0,0 w"], "bad --start"),
+        (
+            &[
+                "--nodes",
+                "5",
+                "--engine1",
+                "/nonexistent/engine",
+                "--engine2",
+                &engine,
+            ],
+            "engine '",
+        ),
+        (
+            &[
+                "--nodes",
+                "5",
+                "--engine1",
+                &engine,
+                "--engine2",
+                &engine,
+                "--option1",
+                "Fail=1",
+            ],
+            "refused its options",
+        ),
+    ];
+    for (i, (args, want)) in cases.into_iter().enumerate() {
+        let out = temp(&format!("bad-{i}"));
+        let run = run_to(&out, args);
+        assert!(!run.output.status.success(), "{args:?}");
+        let err = run.stderr();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(want),
+            "{args:?}: {err}"
+        );
+        assert!(run.records.is_empty());
+    }
+}
+
+#[test]
+fn a_short_real_match_against_the_random_player_replays() {
+    let out = temp("real");
+    let text = temp("real-text");
+    let text_arg = text.to_string_lossy().into_owned();
+    // A new match starts the text file afresh.
+    std::fs::write(&text, "left over\n").unwrap();
+    let run = run_to(
+        &out,
+        &[
+            "--option1",
+            "Threads=1",
+            "--option2",
+            "Player=random",
+            "--nodes",
+            "30",
+            "--pairs",
+            "2",
+            "--concurrency",
+            "2",
+            "--text",
+            &text_arg,
+        ],
+    );
+    assert!(run.output.status.success(), "{}", run.stderr());
+    let mut games: Vec<u64> = run.records.iter().map(|r| r.game).collect();
+    games.sort();
+    assert_eq!(games, [1, 2, 3, 4]);
+    assert_eq!(run.lines, 4, "every line is a record");
+    for pair in [[1, 2], [3, 4]] {
+        let (a, b) = (run.game(pair[0]), run.game(pair[1]));
+        assert_eq!(
+            (a.seed, &a.deal),
+            (b.seed, &b.deal),
+            "a pair shares its deal"
+        );
+        assert_eq!(a.white, b.black, "colours swap within a pair");
+        assert_eq!(
+            a.white.options.get("Threads").map(String::as_str),
+            Some("1")
+        );
+        assert_eq!(
+            b.white.options.get("Player").map(String::as_str),
+            Some("random")
+        );
+        assert_eq!(a.tc, "nodes 30");
+    }
+    assert_ne!(run.game(1).deal, run.game(3).deal);
+    for r in &run.records {
+        replays(r);
+        assert!(!r.moves.is_empty());
+    }
+    let stdout = run.stdout();
+    for want in [
+        "W/D/L",
+        "Score",
+        "Elo",
+        "Draws",
+        "Endings",
+        "Games      4 of 4",
+    ] {
+        assert!(stdout.contains(want), "{want} missing:\n{stdout}");
+    }
+    let text = std::fs::read_to_string(&text).unwrap();
+    assert!(!text.contains("left over"));
+    assert_eq!(text.matches("[Game \"").count(), 4);
+    assert_eq!(text.matches("[Deal \"").count(), 4);
+}
