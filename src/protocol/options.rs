@@ -106,7 +106,7 @@ pub fn specs() -> Vec<OptionSpec> {
         spin("Seed", 0, 0, MAX_SEED),
         spin("MultiPV", 1, 1, 256),
         spin("MoveOverhead", 30, 0, 10_000),
-        spin("PlayoutCap", 300, 1, 10_000),
+        spin("PlayoutCap", 10, 1, 10_000),
         spin("Hash", 256, 1, 1 << 16),
         OptionSpec {
             name: "Exploration",
@@ -300,7 +300,7 @@ mod tests {
         }
         assert_eq!(o, Options::default());
         assert_eq!(o.params.threads, cores());
-        assert_eq!(o.params.playout_cap, 300);
+        assert_eq!(o.params.playout_cap, 10);
         assert_eq!(o.params.exploration, DEFAULT_EXPLORATION);
         assert_eq!(o.params.player, Player::Ismcts);
         assert_eq!(o.params.hash_mib, 256);
