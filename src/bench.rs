@@ -123,7 +123,9 @@ pub fn search_speed(threads: usize, nodes: u64) -> (u64, Duration) {
     let t = Instant::now();
     for pos in positions().iter().take(SEARCH_POSITIONS) {
         let mut done = 0;
-        search::search(pos, None, &limits, &params, &stop, &mut |r| done = r.nodes);
+        search::search(pos, None, &[], &limits, &params, &stop, &mut |r| {
+            done = r.nodes
+        });
         iterations += done;
     }
     (iterations, t.elapsed())

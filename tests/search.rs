@@ -40,7 +40,7 @@ fn run(
 ) -> (Option<Action>, Vec<Report>) {
     let stop = AtomicBool::new(false);
     let mut reports = Vec::new();
-    let choice = search::search(pos, pending, limits, p, &stop, &mut |r: &Report| {
+    let choice = search::search(pos, pending, &[], limits, p, &stop, &mut |r: &Report| {
         reports.push(Report {
             elapsed: Duration::ZERO,
             ..r.clone()
@@ -236,7 +236,7 @@ fn stops_on_time_and_on_stop() {
             *stopped_at.lock().unwrap() = Some(Instant::now());
             stop.store(true, Ordering::Relaxed);
         });
-        let choice = search::search(&p, None, &infinite, &params(2, 4), &stop, &mut |_| {});
+        let choice = search::search(&p, None, &[], &infinite, &params(2, 4), &stop, &mut |_| {});
         let lag = stopped_at.lock().unwrap().expect("stopped").elapsed();
         assert!(choice.is_some());
         assert!(

@@ -265,6 +265,7 @@ impl Engine {
             return;
         }
         let pos = self.game.position().clone();
+        let history = self.game.recent_keys().to_vec();
         let pending = self.pending;
         let params = self.options.params.clone();
         let show_wdl = self.options.show_wdl;
@@ -280,7 +281,8 @@ impl Engine {
                 say(&info_lines(report, params.multipv, show_wdl));
                 last = Some(report.clone());
             };
-            let choice = search::search(&pos, pending, &limits, &params, stop, &mut print);
+            let choice =
+                search::search(&pos, pending, &history, &limits, &params, stop, &mut print);
             let mut out = String::new();
             if let (true, Some(report)) = (verbose, last) {
                 out = move_stats_lines(&report);

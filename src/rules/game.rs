@@ -176,11 +176,15 @@ impl Game {
     /// included. Only positions since the last irreversible turn can match.
     pub fn occurrences(&self) -> usize {
         let now = self.position.hash();
+        self.recent_keys().iter().filter(|&&k| k == now).count()
+    }
+
+    /// The keys of the positions a repetition can still match: those since
+    /// the last irreversible turn, the current one last. A search needs
+    /// them to see a repetition that began before its root.
+    pub fn recent_keys(&self) -> &[u64] {
         let window = (self.position.halfmove_clock() as usize + 1).min(self.keys.len());
-        self.keys[self.keys.len() - window..]
-            .iter()
-            .filter(|&&k| k == now)
-            .count()
+        &self.keys[self.keys.len() - window..]
     }
 
     /// How the game has ended, if it has: threefold repetition, then the

@@ -58,8 +58,13 @@
 //! the tree as it stands and playing out from its leaves, so a long
 //! `go infinite` keeps refining the statistics it has without growing.
 //!
-//! The search knows the position, not the game's history: a repetition of
-//! a position before the root is not seen, one within a playout is.
+//! # Repetition
+//!
+//! The search is given the keys of the game's positions since the last
+//! irreversible turn, and a move in the tree that makes a position occur
+//! for the third time ends the iteration as a draw, so that a winning side
+//! does not wander into a repetition. Playouts count repetitions from
+//! their own start only.
 
 use super::eval::win_probability;
 use super::playout::{playout, Policy};
@@ -190,6 +195,11 @@ pub struct Tree {
     rng: ChaCha8Rng,
     /// Turns played in playouts, for the plies/s figure.
     plies: u64,
+    /// The keys of the game's positions since its last irreversible turn,
+    /// the root's last.
+    history: Vec<u64>,
+    /// `history` and then the keys of the current descent.
+    keys: Vec<u64>,
 }
 
 impl Tree {
@@ -198,6 +208,7 @@ impl Tree {
     pub fn new(
         root: &Position,
         pending: Option<Kind>,
+        history: &[u64],
         params: &Params,
         capacity: usize,
         seed: u64,
@@ -215,6 +226,8 @@ impl Tree {
             policy: params.policy,
             rng: ChaCha8Rng::seed_from_u64(seed),
             plies: 0,
+            history: history.to_vec(),
+            keys: Vec::new(),
         };
         let mut pos = root.clone();
         tree.open(0, &mut pos, pending);
@@ -304,6 +317,7 @@ impl Tree {
     pub fn iterate(&mut self) {
         let mut pos = self.root.clone();
         let mut pending = self.pending;
+        self.keys.clone_from(&self.history);
         let mut path: Vec<usize> = Vec::with_capacity(32);
         path.push(0);
         let mut n = 0;
@@ -331,6 +345,9 @@ impl Tree {
                     n = child;
                     if let Some(end) = terminal(&pos) {
                         break end;
+                    }
+                    if self.repeats_for_the_third_time(&pos) {
+                        break Outcome::of(None);
                     }
                 }
                 Some(Action::Draw) => {
@@ -365,6 +382,23 @@ impl Tree {
             node.value += outcome.for_side(node.mover);
             node.draws += outcome.draw;
         }
+    }
+
+    /// Records `pos`, just reached in the descent, and tells whether it has
+    /// now occurred three times. Only positions since the last
+    /// irreversible turn can match.
+    fn repeats_for_the_third_time(&mut self, pos: &Position) -> bool {
+        let key = pos.hash();
+        let window = pos.halfmove_clock() as usize;
+        let earlier = self
+            .keys
+            .iter()
+            .rev()
+            .take(window)
+            .filter(|&&k| k == key)
+            .count();
+        self.keys.push(key);
+        earlier >= 2
     }
 
     /// A random game from `pos`, the drawn tile of `pending` kind placed
@@ -649,6 +683,7 @@ fn snapshot(shared: &Shared, clock: &Clock) -> Report {
 pub fn search(
     pos: &Position,
     pending: Option<Kind>,
+    history: &[u64],
     limits: &Limits,
     params: &Params,
     stop: &AtomicBool,
@@ -675,7 +710,10 @@ pub fn search(
         plies: AtomicU64::new(0),
     };
     let mut trees: Vec<Tree> = (0..threads)
-        .map(|w| Tree::new(pos, pending, params, capacity, seed.wrapping_add(w as u64)))
+        .map(|w| {
+            let seed = seed.wrapping_add(w as u64);
+            Tree::new(pos, pending, history, params, capacity, seed)
+        })
         .collect();
     for (w, tree) in trees.iter().enumerate() {
         if let Ok(mut slot) = shared.published[w].lock() {
@@ -737,7 +775,7 @@ mod tests {
             .parse()
             .unwrap();
         let capacity = 3000;
-        let mut tree = Tree::new(&pos, None, &params(), capacity, 7);
+        let mut tree = Tree::new(&pos, None, &[], &params(), capacity, 7);
         for _ in 0..5000 {
             tree.iterate();
         }
@@ -752,11 +790,42 @@ mod tests {
     }
 
     #[test]
+    fn a_move_into_a_third_occurrence_is_a_draw() {
+        let pos: Position = "Q0,0/n1,1 w KRRBBNNPPPPPPPP/kqrrbbnpppppppp 10 6"
+            .parse()
+            .unwrap();
+        let mv = pos.parse_move("0,0-0,1").unwrap();
+        let mut after = pos.clone();
+        after.make(mv);
+        // The position after the move has occurred twice already.
+        let history = [after.hash(), 1, after.hash(), 2, pos.hash()];
+        let mut tree = Tree::new(&pos, None, &history, &params(), 100_000, 5);
+        for _ in 0..3000 {
+            tree.iterate();
+        }
+        let stats = tree.root_stats();
+        let repeat = stats
+            .iter()
+            .find(|s| s.action == Action::Play(mv))
+            .expect("the move is searched");
+        assert!(repeat.visits > 0);
+        assert_eq!(repeat.draws, repeat.visits as f64, "{repeat:?}");
+        // Without the history the same move is an ordinary one.
+        let mut fresh = Tree::new(&pos, None, &[], &params(), 100_000, 5);
+        for _ in 0..3000 {
+            fresh.iterate();
+        }
+        let plain = fresh.root_stats();
+        let plain = plain.iter().find(|s| s.action == Action::Play(mv)).unwrap();
+        assert!(plain.draws < plain.visits as f64, "{plain:?}");
+    }
+
+    #[test]
     fn chance_nodes_follow_the_public_pile() {
         // White's pile holds only rooks and pawns: those are the only
         // kinds a draw can bring, in proportion 2 : 8.
         let pos: Position = "K0,0/n1,1 w RRPPPPPPPP/k 0 2".parse().unwrap();
-        let mut tree = Tree::new(&pos, None, &params(), 100_000, 3);
+        let mut tree = Tree::new(&pos, None, &[], &params(), 100_000, 3);
         for _ in 0..4000 {
             tree.iterate();
         }

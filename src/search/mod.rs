@@ -13,6 +13,8 @@ pub mod ismcts;
 pub mod playout;
 pub mod time;
 
+#[cfg(doc)]
+use crate::rules::Game;
 use crate::rules::{Kind, Move, MoveList, Position};
 use std::fmt;
 use std::str::FromStr;
@@ -178,7 +180,9 @@ pub struct Report {
 }
 
 /// Chooses an action for the side to move of `pos` (with a drawn tile of
-/// `pending` kind, if any) within `limits`, calling `report` at least once
+/// `pending` kind, if any; `history` the keys of the positions since the
+/// last irreversible turn, `pos` last, as [`Game::recent_keys`] gives
+/// them) within `limits`, calling `report` at least once
 /// a second and once at the end. Returns `None` when there is nothing to
 /// choose from. `stop` ends the search at once; a search that no limit
 /// ends (`infinite`, or no limit for the side to move) answers only then,
@@ -186,6 +190,7 @@ pub struct Report {
 pub fn search(
     pos: &Position,
     pending: Option<Kind>,
+    history: &[u64],
     limits: &Limits,
     params: &Params,
     stop: &AtomicBool,
@@ -197,7 +202,7 @@ pub fn search(
     }
     let start = std::time::Instant::now();
     let choice = match params.player {
-        Player::Ismcts => ismcts::search(pos, pending, limits, params, stop, report)?,
+        Player::Ismcts => ismcts::search(pos, pending, history, limits, params, stop, report)?,
         Player::Ucb | Player::Flat => flat::search(pos, &actions, limits, params, stop, report),
         Player::Greedy | Player::Random => {
             let choice = match params.player {
