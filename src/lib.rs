@@ -3,9 +3,11 @@
 //! Three layers, one direction: [`rules`] is the game itself, free of I/O
 //! and search; [`search`] chooses moves on top of the rules; [`protocol`]
 //! parses, dispatches and prints. [`referee`] holds dealt games for the
-//! match runner and the GUI. [`bench`](mod@bench) measures the first two.
+//! match runner and the GUI; [`gui`] serves the browser page.
+//! [`bench`](mod@bench) measures the first two.
 
 pub mod bench;
+pub mod gui;
 pub mod protocol;
 pub mod referee;
 pub mod rules;

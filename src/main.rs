@@ -36,6 +36,8 @@ enum Command {
         #[arg(long, default_value_t = chex::bench::PLAYOUTS_PER_POSITION)]
         playouts: u32,
     },
+    /// Serves a page on 127.0.0.1 to play or watch the engine in a browser.
+    Gui(chex::gui::GuiOptions),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +60,7 @@ fn main() -> ExitCode {
             println!("{last}");
             ExitCode::SUCCESS
         }
+        Some(Command::Gui(options)) => chex::gui::main(options),
         None => {
             chex::protocol::Engine::new().run(std::io::stdin().lock());
             ExitCode::SUCCESS
