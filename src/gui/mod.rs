@@ -17,6 +17,7 @@ mod state;
 pub use engine::{EngineProcess, Info};
 pub use state::{GuiState, Mode, View, MOVETIME_RANGE};
 
+use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -65,6 +66,10 @@ pub struct GuiOptions {
           value_parser = clap::value_parser!(u64).range(10..=600_000))]
     pub movetime: u64,
 }
+
+/// The end of a failure message while the engine restarts, and once it has.
+const RESTARTING: &str = "restarting it";
+const RESTARTED: &str = "it was restarted";
 
 /// What the handlers and the driver share.
 struct Shared {
@@ -220,8 +225,14 @@ fn view_response(state: &GuiState) -> Response {
 }
 
 /// Reads a JSON body, or says in one line why it is not one.
-fn parse<T: for<'de> Deserialize<'de>>(body: &str) -> Result<T, String> {
-    serde_json::from_str(body).map_err(|e| format!("malformed request: {e}"))
+fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, String> {
+    serde_json::from_slice(body).map_err(|e| format!("malformed request: {e}"))
+}
+
+/// A body as text: axum's own `String` extractor would refuse bytes that
+/// are not UTF-8 with a message of its own, not ours.
+fn text(body: &[u8]) -> Result<&str, String> {
+    std::str::from_utf8(body).map_err(|e| format!("malformed request: not UTF-8: {e}"))
 }
 
 /// Applies a change to the game: on success publishes it and answers with
@@ -273,7 +284,7 @@ struct MoveRequest {
     token: String,
 }
 
-async fn post_move(State(shared): State<Arc<Shared>>, body: String) -> Response {
+async fn post_move(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
     change(&shared, |state| {
         let request: MoveRequest = parse(&body)?;
         state.human_play(&request.token)
@@ -300,7 +311,7 @@ fn check_movetime(ms: u64) -> Result<u64, String> {
     }
 }
 
-async fn post_new(State(shared): State<Arc<Shared>>, body: String) -> Response {
+async fn post_new(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
     change(&shared, |state| {
         let request: NewRequest = parse(&body)?;
         let movetime = request.movetime.map(check_movetime).transpose()?;
@@ -315,7 +326,7 @@ struct SettingsRequest {
     movetime: u64,
 }
 
-async fn post_settings(State(shared): State<Arc<Shared>>, body: String) -> Response {
+async fn post_settings(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
     change(&shared, |state| {
         let request: SettingsRequest = parse(&body)?;
         state.movetime = check_movetime(request.movetime)?;
@@ -327,8 +338,8 @@ async fn post_takeback(State(shared): State<Arc<Shared>>) -> Response {
     change(&shared, GuiState::take_back)
 }
 
-async fn post_load(State(shared): State<Arc<Shared>>, body: String) -> Response {
-    change(&shared, |state| state.load(&body))
+async fn post_load(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
+    change(&shared, |state| state.load(text(&body)?))
 }
 
 async fn post_resume(State(shared): State<Arc<Shared>>) -> Response {
@@ -363,11 +374,20 @@ async fn drive_engine(shared: Arc<Shared>) {
     let mut failures: u32 = 0;
     loop {
         if engine.is_none() {
-            set_engine(&shared, |e| e.status = "starting".into());
+            let status = if failures == 0 {
+                "starting"
+            } else {
+                "restarting"
+            };
+            set_engine(&shared, |e| e.status = status.into());
             match EngineProcess::start(&shared.command).await {
                 Ok(e) => {
                     engine = Some(e);
-                    set_engine(&shared, |e| e.status = "ready".into());
+                    set_engine(&shared, |e| {
+                        e.status = "ready".into();
+                        // The failure stays on the page, now as history.
+                        e.message = e.message.replace(RESTARTING, RESTARTED);
+                    });
                 }
                 Err(why) => {
                     failures += 1;
@@ -437,7 +457,6 @@ async fn drive_engine(shared: Arc<Shared>) {
                             state.record_mover(true);
                             state.engine.last_move = Some(token);
                             state.engine.status = "ready".into();
-                            state.engine.message.clear();
                             shared.publish(&mut state);
                             None
                         }
@@ -476,7 +495,7 @@ fn set_engine(shared: &Shared, change: impl FnOnce(&mut state::EngineView)) {
 fn report_failure(shared: &Shared, why: &str, failures: u32) {
     let mut state = shared.lock();
     state.engine.restarts += 1;
-    state.engine.message = format!("engine failed: {why}; restarting it");
+    state.engine.message = format!("engine failed: {why}; {RESTARTING}");
     state.engine.status = "restarting".into();
     if failures >= FAILURES_BEFORE_PAUSE && state.engine_to_move() {
         state.paused = true;

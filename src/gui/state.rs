@@ -233,6 +233,7 @@ impl GuiState {
         self.seed = seed.unwrap_or(self.seed.wrapping_add(1));
         self.referee = dealt(self.seed);
         self.mode = mode;
+        self.engine.message.clear();
         self.replaced();
     }
 
@@ -276,6 +277,7 @@ impl GuiState {
             self.seed = seed;
         }
         self.engine_moves.clear();
+        self.engine.message.clear();
         let names = [&record.white.name, &record.black.name];
         for i in 0..self.referee.game().moves().len() {
             // Moves alternate, from the start's side.
