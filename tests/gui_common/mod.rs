@@ -71,33 +71,7 @@ impl Gui {
 
     /// Sends one request with a raw body and reads the whole answer.
     pub fn raw(&self, method: &str, path: &str, body: &[u8]) -> Answer {
-        let mut stream = TcpStream::connect(&self.addr).expect("connect");
-        stream
-            .set_read_timeout(Some(Duration::from_secs(20)))
-            .expect("timeout");
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\
-             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-            self.addr,
-            body.len()
-        );
-        stream.write_all(head.as_bytes()).expect("send");
-        stream.write_all(body).expect("send");
-        let mut bytes = Vec::new();
-        stream.read_to_end(&mut bytes).expect("read the answer");
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        let (head, body) = text
-            .split_once("\r\n\r\n")
-            .unwrap_or_else(|| panic!("no HTTP answer: {text:?}"));
-        let status = head
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("no status: {head:?}"));
-        Answer {
-            status,
-            body: body.to_string(),
-        }
+        http(&self.addr, method, path, body)
     }
 
     /// GET `path`.
@@ -139,6 +113,72 @@ impl Gui {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+}
+
+/// Sends one HTTP/1.1 request to `addr` and reads the whole answer (the
+/// connection is closed after it).
+pub fn http(addr: &str, method: &str, path: &str, body: &[u8]) -> Answer {
+    try_http(addr, method, path, body).unwrap_or_else(|e| panic!("{method} {path} on {addr}: {e}"))
+}
+
+/// [`http`] that fails with an error instead of a panic, for clean-ups.
+pub fn try_http(addr: &str, method: &str, path: &str, body: &[u8]) -> std::io::Result<Answer> {
+    let mut stream = TcpStream::connect(addr)?;
+    stream.set_read_timeout(Some(Duration::from_secs(60)))?;
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(body)?;
+    // Read by the length the answer gives: chromedriver says
+    // `Connection: close` but keeps the socket open a while.
+    let mut reader = BufReader::new(stream);
+    let mut status_line = String::new();
+    reader.read_line(&mut status_line)?;
+    let bad = |what: String| std::io::Error::other(what);
+    let status = status_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| bad(format!("no status: {status_line:?}")))?;
+    let (mut length, mut chunked) = (None, false);
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
+            break;
+        }
+        let lower = line.to_ascii_lowercase();
+        if let Some(n) = lower.strip_prefix("content-length:") {
+            length = n.trim().parse::<usize>().ok();
+        }
+        chunked |= lower.starts_with("transfer-encoding:") && lower.contains("chunked");
+    }
+    let mut bytes = Vec::new();
+    if chunked {
+        loop {
+            let mut size = String::new();
+            reader.read_line(&mut size)?;
+            let size = usize::from_str_radix(size.trim(), 16)
+                .map_err(|e| bad(format!("bad chunk size: {e}")))?;
+            let mut chunk = vec![0; size + 2];
+            reader.read_exact(&mut chunk)?;
+            if size == 0 {
+                break;
+            }
+            bytes.extend_from_slice(&chunk[..size]);
+        }
+    } else if let Some(n) = length {
+        bytes.resize(n, 0);
+        reader.read_exact(&mut bytes)?;
+    } else {
+        reader.read_to_end(&mut bytes)?;
+    }
+    Ok(Answer {
+        status,
+        body: String::from_utf8_lossy(&bytes).into_owned(),
+    })
 }
 
 /// The moves of a state as strings.
