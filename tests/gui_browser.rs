@@ -374,10 +374,10 @@ fn a_person_plays_an_opening_by_clicks_and_the_page_matches_the_engine() {
         let steps: Vec<String> = legal(&state).into_iter().filter(|t| t != "@").collect();
         let capture = steps.iter().find(|t| tiles.contains_key(&destination(t)));
         let quiet = steps.iter().find(|t| !tiles.contains_key(&destination(t)));
-        let token = if let (Some(t), true) = (capture, ply >= 6) {
+        let token = if let (Some(t), true) = (capture, ply >= 10) {
             captured = true;
             t.clone()
-        } else if let (Some(t), true, false) = (quiet, ply >= 4, moved) {
+        } else if let (Some(t), true, false) = (quiet, ply >= 6, moved) {
             moved = true;
             t.clone()
         } else {

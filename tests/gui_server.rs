@@ -125,6 +125,20 @@ fn bad_requests_are_refused_and_change_nothing() {
     let bad_move = record.replacen(&first, "K@7,7", 1);
     refused(&gui, "/api/load", bad_move.as_bytes(), "move 1");
 
+    // Changes only as JSON, and only for this machine's name.
+    let answer = gui.raw_with(
+        "POST",
+        "/api/move",
+        "text/plain",
+        "localhost",
+        br#"{"token":"@"}"#,
+    );
+    assert_eq!(answer.status, 400);
+    assert!(answer.body.contains("application/json"), "{}", answer.body);
+    let answer = gui.raw_with("GET", "/api/state", "", "evil.example:80", b"");
+    assert_eq!(answer.status, 400);
+    assert!(answer.body.contains("not this machine"), "{}", answer.body);
+
     // Unknown pages and methods.
     assert_eq!(gui.get("/api/nothing").status, 404);
     assert_eq!(gui.get("/api/move").status, 405);

@@ -17,9 +17,13 @@ mod state;
 pub use engine::{EngineProcess, Info};
 pub use state::{GuiState, Mode, View, MOVETIME_RANGE};
 
+use crate::rules::clip;
+
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{Request, State};
+use axum::http::Method;
 use axum::http::{header, StatusCode};
+use axum::middleware::Next;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -198,7 +202,36 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/load", post(post_load))
         .route("/api/resume", post(post_resume))
         .fallback(|| async { bad(StatusCode::NOT_FOUND, "no such page".into()) })
+        .layer(axum::middleware::from_fn(guard))
         .with_state(shared)
+}
+
+/// Keeps other web sites out of the game: a page elsewhere could send
+/// simple cross-site POSTs to 127.0.0.1, or reach it through a rebound
+/// name. So requests must name this machine as their host, and changes
+/// must come as JSON (which a browser sends across sites only after a
+/// preflight this server never grants).
+async fn guard(request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    let name = host.rsplit_once(':').map_or(host, |(name, _)| name);
+    if !matches!(name, "127.0.0.1" | "localhost" | "[::1]") {
+        return refused(format!("host '{}' is not this machine", clip(host)));
+    }
+    if request.method() == Method::POST {
+        let json = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|h| h.to_str().ok())
+            .is_some_and(|t| t.starts_with("application/json"));
+        if !json {
+            return refused("changes must be sent as application/json".into());
+        }
+    }
+    next.run(request).await
 }
 
 fn page(body: &'static str, kind: &'static str) -> Response {

@@ -22,10 +22,10 @@ function showError(text) {
 }
 
 async function api(path, body) {
-  const init = body === undefined ? { method: "POST" } : {
+  const init = {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: typeof body === "string" ? body : JSON.stringify(body),
+    body: body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body),
   };
   try {
     const res = await fetch(path, init);
@@ -207,8 +207,11 @@ function drawEngine() {
   badge.textContent = e.status + (e.status === "thinking" && e.side ? ` for ${e.side}` : "");
   badge.className = "badge " + e.status;
   const last = view.last_move;
-  if (e.status === "thinking") {
-    $("engine-move").innerHTML = `Thinking for ${e.side}&hellip;`;
+  if (e.status === "thinking" && view.pending) {
+    const up = view.pending.toUpperCase();
+    $("engine-move").innerHTML = `${e.side === "white" ? "White" : "Black"} drew a ${GLYPH[up]} ${NAME[up]}, placing it&hellip;`;
+  } else if (e.status === "thinking") {
+    $("engine-move").innerHTML = `${e.side === "white" ? "White" : "Black"} is thinking&hellip;`;
   } else if (last && last.engine) {
     $("engine-move").innerHTML = `Engine played <b>${last.token}</b>`;
   } else {

@@ -74,6 +74,32 @@ impl Gui {
         http(&self.addr, method, path, body)
     }
 
+    /// Sends one request with a chosen content type and host name.
+    pub fn raw_with(
+        &self,
+        method: &str,
+        path: &str,
+        content_type: &str,
+        host: &str,
+        body: &[u8],
+    ) -> Answer {
+        let mut stream = TcpStream::connect(&self.addr).expect("connect");
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\
+             Content-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).expect("send");
+        stream.write_all(body).expect("send");
+        let mut text = String::new();
+        stream.read_to_string(&mut text).expect("read");
+        let (head, body) = text.split_once("\r\n\r\n").expect("an HTTP answer");
+        Answer {
+            status: head.split_whitespace().nth(1).unwrap().parse().unwrap(),
+            body: body.to_string(),
+        }
+    }
+
     /// GET `path`.
     pub fn get(&self, path: &str) -> Answer {
         self.raw("GET", path, b"")
