@@ -291,15 +291,26 @@ fn a_persons_move_gets_the_engines_reply() {
     assert_eq!(record["result"], "*");
 }
 
-/// A script that acts as a broken engine the first time it runs (`how` is
-/// the shell line run on `go`) and execs the real one after.
+/// A script that acts as a broken engine the first time it runs (`on_go`
+/// is the shell line run on `go`) and execs the real one after.
 fn broken_engine(dir: &std::path::Path, on_go: &str) -> String {
+    broken_engine_runs(dir, on_go, true)
+}
+
+/// [`broken_engine`], broken every time unless `once`.
+fn broken_engine_runs(dir: &std::path::Path, on_go: &str, once: bool) -> String {
     let script = dir.join("engine.sh");
     let mark = dir.join("ran-once");
+    let mark_text = mark.display().to_string();
+    let mark = if once {
+        mark_text.as_str()
+    } else {
+        "/nonexistent/never"
+    };
     let text = format!(
         "#!/bin/sh\n\
          if [ -e '{mark}' ]; then exec '{chex}'; fi\n\
-         touch '{mark}'\n\
+         touch '{mark_text}'\n\
          while read line; do\n\
            case \"$line\" in\n\
              uci) echo 'id name broken'; echo uciok;;\n\
@@ -307,7 +318,6 @@ fn broken_engine(dir: &std::path::Path, on_go: &str) -> String {
              go*) {on_go};;\n\
            esac\n\
          done\n",
-        mark = mark.display(),
         chex = env!("CARGO_BIN_EXE_chex"),
     );
     std::fs::write(&script, text).unwrap();
@@ -367,4 +377,27 @@ fn an_engine_that_cannot_start_is_reported() {
     assert_eq!(state["engine"]["status"], "restarting");
     // The page still works for a person.
     assert!(gui.ok("/api/move", r#"{"token":"@"}"#)["pending"].is_string());
+}
+
+#[test]
+fn an_engine_that_always_fails_is_paused_until_the_person_acts() {
+    let dir = temp_dir("always");
+    let engine = broken_engine_runs(&dir, "exit 4", false);
+    let gui = Gui::start(&["--seed", "2", "--movetime", "100", "--engine", &engine]);
+    gui.ok("/api/new", r#"{"mode":"black","seed":2}"#);
+    let state = gui.wait_for(20, "the pause", |s| s["engine"]["status"] == "paused");
+    assert_eq!(state["engine"]["restarts"], 3);
+    let message = state["engine"]["message"].as_str().unwrap();
+    assert!(message.contains("failed 3 times"), "{message}");
+    // Paused: it stays so, and nothing is played.
+    std::thread::sleep(Duration::from_millis(700));
+    let state = gui.state();
+    assert_eq!(state["engine"]["status"], "paused");
+    assert!(moves(&state).is_empty());
+    // Resume tries once more, and pauses again at the next failure.
+    gui.ok("/api/resume", "");
+    let state = gui.wait_for(20, "the next failure", |s| {
+        s["engine"]["restarts"].as_u64().unwrap() >= 4 && s["engine"]["status"] == "paused"
+    });
+    assert!(moves(&state).is_empty());
 }

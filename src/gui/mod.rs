@@ -412,15 +412,11 @@ async fn drive_engine(shared: Arc<Shared>) {
             } else {
                 "restarting"
             };
-            set_engine(&shared, |e| e.status = status.into());
+            set_status(&shared, status);
             match EngineProcess::start(&shared.command).await {
                 Ok(e) => {
                     engine = Some(e);
-                    set_engine(&shared, |e| {
-                        e.status = "ready".into();
-                        // The failure stays on the page, now as history.
-                        e.message = e.message.replace(RESTARTING, RESTARTED);
-                    });
+                    set_status(&shared, "ready");
                 }
                 Err(why) => {
                     failures += 1;
@@ -514,6 +510,22 @@ async fn drive_engine(shared: Arc<Shared>) {
             }
         }
     }
+}
+
+/// Shows what the engine does, unless it is paused: a pause lasts until
+/// the person acts, whatever the driver does meanwhile.
+fn set_status(shared: &Shared, status: &str) {
+    let mut state = shared.lock();
+    if state.paused {
+        state.engine.status = "paused".into();
+    } else {
+        state.engine.status = status.into();
+    }
+    if status == "ready" {
+        // The failure stays on the page, now as history.
+        state.engine.message = state.engine.message.replace(RESTARTING, RESTARTED);
+    }
+    shared.publish(&mut state);
 }
 
 /// Changes the engine's view and publishes it.
