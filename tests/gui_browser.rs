@@ -160,12 +160,21 @@ impl Browser {
     /// A real click, as a person's: WebDriver moves the pointer to the
     /// element's middle and presses there.
     fn click(&self, css: &str) {
-        let element = self.find(css);
-        self.session(
-            "POST",
-            &format!("/element/{element}/click"),
-            Some(json!({})),
-        );
+        // The page may redraw between finding and clicking: find again.
+        for _ in 0..5 {
+            let element = self.find(css);
+            let path = format!("/session/{}/element/{element}/click", self.session);
+            let answer = http(&self.addr, "POST", &path, b"{}");
+            if answer.status == 200 {
+                return;
+            }
+            assert!(
+                answer.body.contains("stale element reference"),
+                "click on '{css}': {}",
+                answer.body
+            );
+        }
+        panic!("'{css}' went stale five times in a row");
     }
 
     fn type_into(&self, css: &str, text: &str) {

@@ -445,7 +445,6 @@ async fn drive_engine(shared: Arc<Shared>) {
                 };
                 state.engine.status = "thinking".into();
                 state.engine.side = Some(job.side.clone());
-                state.engine.info = None;
                 shared.publish(&mut state);
                 Some(job)
             } else {
@@ -582,8 +581,13 @@ async fn search(shared: &Shared, engine: &mut EngineProcess, job: &Job) -> Resul
                     return Ok(token);
                 }
                 if let Some(info) = Info::parse(&line) {
-                    if !stopping {
-                        set_engine(shared, |e| e.info = Some(info));
+                    // A forced answer comes with no playouts and so no
+                    // estimate: the last real one stays on the page.
+                    if !stopping && info.nodes > 0 {
+                        set_engine(shared, |e| {
+                            e.info = Some(info);
+                            e.info_side = Some(job.side.clone());
+                        });
                     }
                 } else if let Some(err) = line.strip_prefix("info string error:") {
                     return Err(Failure::Engine(format!("the engine said: {}", err.trim())));

@@ -145,7 +145,13 @@ function drawTable() {
   for (let y = y0; y <= y1; y++) {
     parts.push(`<div class="label" style="left:${(x0 - 1) * CELL + 14}px;top:${-y * CELL}px">${y}</div>`);
   }
-  world.innerHTML = parts.join("");
+  // Rebuild only on a change: an update that leaves the table as it was
+  // (the engine's live info) must not replace the squares under the mouse.
+  const html = parts.join("");
+  if (html !== world.dataset.html) {
+    world.innerHTML = html;
+    world.dataset.html = html;
+  }
   world.dataset.bounds = [x0, x1, y0, y1].join(",");
   placeWorld();
 }
@@ -219,14 +225,14 @@ function drawEngine() {
   }
   const info = e.info;
   let [w, d, l] = info && info.wdl ? info.wdl : [0, 1000, 0];
-  if (info && info.wdl && e.side === "black") [w, l] = [l, w];
+  if (info && info.wdl && e.info_side === "black") [w, l] = [l, w];
   $("wdl-w").style.width = w / 10 + "%";
   $("wdl-d").style.width = d / 10 + "%";
   $("wdl-l").style.width = l / 10 + "%";
   $("wdl-text").textContent = info && info.wdl
     ? `White wins ${(w / 10).toFixed(1)}% · draw ${(d / 10).toFixed(1)}% · Black wins ${(l / 10).toFixed(1)}%`
     : "win / draw / loss appears while the engine thinks";
-  $("score").textContent = info && info.score_cp !== null ? info.score_cp : "–";
+  $("score").textContent = info && info.score_cp !== null ? `${info.score_cp} for ${e.info_side}` : "–";
   $("nodes").textContent = info ? info.nodes : "–";
   $("nps").textContent = info ? info.nps : "–";
   $("pv").textContent = info && info.pv ? info.pv : "–";

@@ -52,6 +52,8 @@ pub struct EngineView {
     pub side: Option<String>,
     /// The live search line while it thinks, or the last one.
     pub info: Option<Info>,
+    /// The colour `info` speaks for: its score and WDL are that side's.
+    pub info_side: Option<String>,
     /// Its last move, as it answered it.
     pub last_move: Option<String>,
 }
