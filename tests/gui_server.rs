@@ -181,16 +181,18 @@ fn out_of_turn_and_take_back_rules() {
     );
     refused(&gui, "/api/takeback", b"", "no earlier turn");
 
-    // Two people: take back goes to the start of the last turn.
+    // Two people: take back goes to the start of the previous turn, the
+    // tile drawn on this one back on the pile.
     place_turns(&gui, 3);
     let state = gui.ok("/api/move", r#"{"token":"@"}"#);
     assert!(state["pending"].is_string());
     let state = gui.ok("/api/takeback", "");
-    assert_eq!(moves(&state).len(), 3);
-    assert!(state["pending"].is_null());
-    let state = gui.ok("/api/takeback", "");
     assert_eq!(moves(&state).len(), 2);
+    assert!(state["pending"].is_null());
     assert_eq!(state["side"], "white");
+    let state = gui.ok("/api/takeback", "");
+    assert_eq!(moves(&state).len(), 1);
+    assert_eq!(state["side"], "black");
 }
 
 #[test]

@@ -250,18 +250,21 @@ impl GuiState {
         self.touch();
     }
 
-    /// Takes back to the person's last turn (two people: the last turn).
+    /// Takes back to the start of the person's previous turn (two people:
+    /// the previous turn). A tile drawn on this turn goes back too: the
+    /// deal is fixed, so undoing only the draw would give the same tile.
     pub fn take_back(&mut self) -> Result<(), Refused> {
         if self.mode == Mode::Watch {
             return Err("take back is for a person's game, not a watched one".into());
         }
         let mut r = self.referee.clone();
+        let played = r.game().moves().len();
         let person = |r: &Referee| !self.mode.engine_plays(r.position().side_to_move());
         loop {
             if !r.take_back() {
                 return Err("there is no earlier turn of a person to go back to".into());
             }
-            if r.pending().is_none() && person(&r) {
+            if r.pending().is_none() && person(&r) && r.game().moves().len() < played {
                 break;
             }
         }
@@ -394,4 +397,81 @@ fn dealt(seed: u64) -> Referee {
     let start = Position::startpos();
     let deal = Deal::from_seed(&start, seed);
     Referee::new(start, deal).expect("a deal from a position's own piles matches them")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game where the person plays `mode`, on seed 17.
+    fn game(mode: Mode) -> GuiState {
+        GuiState::new(mode, 100, 17, "chex".into())
+    }
+
+    /// Plays a draw and the first legal placement, as whoever is to move.
+    fn place(state: &mut GuiState) {
+        state.referee.play("@").unwrap();
+        let token = state.referee.legal_tokens()[0].clone();
+        state.referee.play(&token).unwrap();
+        state.record_mover(state.engine_to_move());
+    }
+
+    #[test]
+    fn take_back_returns_to_the_persons_previous_turn() {
+        // The person plays Black: White's first turn is the engine's.
+        let mut state = game(Mode::Black);
+        place(&mut state);
+        assert!(state.take_back().is_err(), "no turn of Black's yet");
+        assert_eq!(state.referee.game().moves().len(), 1);
+        place(&mut state);
+        place(&mut state);
+        state.referee.play("@").unwrap();
+        // Black to move with a drawn tile: back to Black's previous turn.
+        state.take_back().unwrap();
+        assert_eq!(state.referee.game().moves().len(), 1);
+        assert_eq!(state.referee.pending(), None);
+        assert_eq!(state.referee.position().side_to_move(), Colour::Black);
+        assert!(state.view().human_turn);
+    }
+
+    #[test]
+    fn the_view_counts_a_drawn_tile_out_of_the_pile() {
+        let mut state = game(Mode::Two);
+        state.referee.play("@").unwrap();
+        let view = state.view();
+        let drawn = view.pending.clone().unwrap();
+        let left: u32 = view.piles[0].iter().map(|(_, n)| u32::from(*n)).sum();
+        assert_eq!(left, 15);
+        let kind = Kind::from_letter(drawn.chars().next().unwrap()).unwrap();
+        let count = view.piles[0].iter().find(|(k, _)| *k == drawn).unwrap().1;
+        assert_eq!(count + 1, kind.set_count());
+        assert_eq!(view.legal, [format!("{drawn}@0,0")]);
+        assert_eq!(view.moves, [format!("{drawn}@")]);
+    }
+
+    #[test]
+    fn a_loaded_record_knows_who_played() {
+        let mut state = game(Mode::White);
+        state.human_play("@").unwrap();
+        let token = state.referee.legal_tokens()[0].clone();
+        state.human_play(&token).unwrap();
+        state.referee.play("@").unwrap();
+        let token = state.referee.legal_tokens()[0].clone();
+        state.referee.play(&token).unwrap();
+        state.record_mover(true);
+        let line = state.record();
+        let mut other = game(Mode::Two);
+        other.load(&line).unwrap();
+        assert_eq!(other.referee.tokens(), state.referee.tokens());
+        assert_eq!(other.seed, 17);
+        assert_eq!(other.engine_moves, [false, true]);
+        let last = other.view().last_move.unwrap();
+        assert!(last.engine);
+        assert_eq!(last.by, "black");
+        // A refused record leaves the game as it was.
+        let before = other.referee.tokens();
+        assert!(other.load("{}").is_err());
+        assert!(other.load(&line.replace("startpos", "nonsense")).is_err());
+        assert_eq!(other.referee.tokens(), before);
+    }
 }
