@@ -42,6 +42,8 @@ enum Command {
     },
     /// Plays an engine-vs-engine match under the referee (tools/README.md).
     Match(Box<chex::runner::MatchArgs>),
+    /// Serves a page on 127.0.0.1 to play or watch the engine in a browser.
+    Gui(chex::gui::GuiOptions),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +73,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Match(args)) => chex::runner::main(*args),
+        Some(Command::Gui(options)) => chex::gui::main(options),
         None => {
             chex::protocol::Engine::new().run(std::io::stdin().lock());
             ExitCode::SUCCESS

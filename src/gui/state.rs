@@ -1,0 +1,477 @@
+//! The game the GUI runs, held by the server so that every tab and every
+//! reload sees the same one. All rules go through the [`Referee`]; the page
+//! only shows what this state says and sends tokens back.
+
+use super::engine::Info;
+use crate::referee::{Deal, GameRecord, Referee, Side};
+use crate::rules::{Colour, Kind, Move, Piece, Position};
+use serde::{Deserialize, Serialize};
+
+/// Who plays which side of the game on the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// The person plays White against the engine.
+    White,
+    /// The person plays Black against the engine.
+    Black,
+    /// The engine plays both sides; the person watches.
+    Watch,
+    /// Two people share the page; the engine stays idle.
+    Two,
+}
+
+impl Mode {
+    /// True when the engine plays `colour` in this mode.
+    pub fn engine_plays(self, colour: Colour) -> bool {
+        match self {
+            Mode::White => colour == Colour::Black,
+            Mode::Black => colour == Colour::White,
+            Mode::Watch => true,
+            Mode::Two => false,
+        }
+    }
+}
+
+/// The slowest and fastest time per move the page may ask for, in ms: a
+/// typo must not freeze the game for hours.
+pub const MOVETIME_RANGE: std::ops::RangeInclusive<u64> = 10..=600_000;
+
+/// What the engine is doing, as the page shows it.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct EngineView {
+    /// The command that runs it.
+    pub command: String,
+    /// `starting`, `ready`, `thinking`, `restarting` or `paused`.
+    pub status: String,
+    /// The last failure, in words (empty when none).
+    pub message: String,
+    /// How many times it was restarted after a failure.
+    pub restarts: u32,
+    /// The colour it is thinking for.
+    pub side: Option<String>,
+    /// The live search line while it thinks, or the last one.
+    pub info: Option<Info>,
+    /// The colour `info` speaks for: its score and WDL are that side's.
+    pub info_side: Option<String>,
+    /// Its last move, as it answered it.
+    pub last_move: Option<String>,
+}
+
+/// A tile as the page draws it.
+#[derive(Clone, Debug, Serialize)]
+pub struct TileView {
+    /// Its file.
+    pub x: i32,
+    /// Its rank.
+    pub y: i32,
+    /// Its letter: upper case White, lower case Black.
+    pub piece: String,
+}
+
+/// The last move as the page highlights it.
+#[derive(Clone, Debug, Serialize)]
+pub struct LastMove {
+    /// The token.
+    pub token: String,
+    /// Where the tile came from; `None` for a placement.
+    pub from: Option<[i32; 2]>,
+    /// Where it went.
+    pub to: [i32; 2],
+    /// Who played it: `white` or `black`.
+    pub by: String,
+    /// True when the engine played it.
+    pub engine: bool,
+}
+
+/// Everything the page shows, sent whole on every change: it is small,
+/// and a page that missed an update is right again with the next one.
+#[derive(Clone, Debug, Serialize)]
+pub struct View {
+    /// Grows with every change; the page ignores older views.
+    pub version: u64,
+    /// Who plays what.
+    pub mode: Mode,
+    /// The engine's time per move, in ms.
+    pub movetime: u64,
+    /// The seed this game's piles were dealt from.
+    pub seed: u64,
+    /// The position string.
+    pub position: String,
+    /// `white` or `black`.
+    pub side: String,
+    /// The tiles on the table.
+    pub tiles: Vec<TileView>,
+    /// Each pile as counts per kind, `KQRBNP` order, White's first; a
+    /// drawn tile waiting to be placed is no longer counted.
+    pub piles: [Vec<(String, u8)>; 2],
+    /// The drawn tile waiting to be placed, as its letter.
+    pub pending: Option<String>,
+    /// The legal answers now (empty when it is not a person's turn).
+    pub legal: Vec<String>,
+    /// True when a person is to move.
+    pub human_turn: bool,
+    /// True when the side to move is in check.
+    pub in_check: bool,
+    /// The king in check.
+    pub check_square: Option<[i32; 2]>,
+    /// The last move played.
+    pub last_move: Option<LastMove>,
+    /// The move list of RULES.md, with `N@` last while a tile waits.
+    pub moves: Vec<String>,
+    /// `*`, `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// Why the game ended, in words.
+    pub reason: String,
+    /// The engine.
+    pub engine: EngineView,
+}
+
+/// A request the server refuses; the game is unchanged.
+pub type Refused = String;
+
+/// The game and everything around it that the server keeps.
+pub struct GuiState {
+    /// The game under the referee.
+    pub referee: Referee,
+    /// Who plays what.
+    pub mode: Mode,
+    /// The engine's time per move, in ms.
+    pub movetime: u64,
+    /// The seed of this game's deal.
+    pub seed: u64,
+    /// Bumped when the game is replaced or taken back, so that an engine
+    /// answer for an older game is dropped.
+    pub generation: u64,
+    /// Bumped on every change the page should see.
+    pub version: u64,
+    /// The engine as shown.
+    pub engine: EngineView,
+    /// Set after repeated engine failures: the engine is not asked again
+    /// until the person acts, so a broken engine does not loop for ever.
+    pub paused: bool,
+    /// Which moves of the game the engine played, by index in the moves.
+    engine_moves: Vec<bool>,
+}
+
+/// The letter of a kind in `colour`'s case.
+fn letter(colour: Colour, kind: Kind) -> String {
+    Piece::new(colour, kind).letter().to_string()
+}
+
+fn colour_word(colour: Colour) -> String {
+    match colour {
+        Colour::White => "white".into(),
+        Colour::Black => "black".into(),
+    }
+}
+
+impl GuiState {
+    /// A new game dealt from `seed`.
+    pub fn new(mode: Mode, movetime: u64, seed: u64, engine_command: String) -> GuiState {
+        GuiState {
+            referee: dealt(seed),
+            mode,
+            movetime,
+            seed,
+            generation: 0,
+            version: 0,
+            engine: EngineView {
+                command: engine_command,
+                status: "starting".into(),
+                ..EngineView::default()
+            },
+            paused: false,
+            engine_moves: Vec::new(),
+        }
+    }
+
+    /// Marks a change for the page.
+    pub fn touch(&mut self) {
+        self.version += 1;
+    }
+
+    /// True when the engine should play the side to move now.
+    pub fn engine_to_move(&self) -> bool {
+        self.referee.ending().is_none()
+            && self
+                .mode
+                .engine_plays(self.referee.position().side_to_move())
+    }
+
+    /// A person's answer: `@`, a placement or a piece move.
+    pub fn human_play(&mut self, token: &str) -> Result<(), Refused> {
+        if let Some(end) = self.referee.ending() {
+            return Err(format!("the game is over ({end})"));
+        }
+        if self.engine_to_move() {
+            return Err(format!(
+                "it is the engine's turn ({} to move)",
+                self.referee.position().side_to_move()
+            ));
+        }
+        self.referee.play(token).map_err(|e| e.to_string())?;
+        self.record_mover(false);
+        self.paused = false;
+        self.touch();
+        Ok(())
+    }
+
+    /// Notes who played the move just made; a draw adds no move, so it
+    /// changes nothing here.
+    pub fn record_mover(&mut self, engine: bool) {
+        let played = self.referee.game().moves().len();
+        self.engine_moves.truncate(played);
+        while self.engine_moves.len() < played {
+            self.engine_moves.push(engine);
+        }
+    }
+
+    /// Starts a new game; `seed` `None` takes the next seed.
+    pub fn new_game(&mut self, mode: Mode, movetime: Option<u64>, seed: Option<u64>) {
+        if let Some(ms) = movetime {
+            self.movetime = ms;
+        }
+        self.seed = seed.unwrap_or(self.seed.wrapping_add(1));
+        self.referee = dealt(self.seed);
+        self.mode = mode;
+        self.engine.message.clear();
+        self.replaced();
+    }
+
+    /// After the game was replaced or taken back.
+    fn replaced(&mut self) {
+        self.generation += 1;
+        self.paused = false;
+        self.engine.last_move = None;
+        self.engine.info = None;
+        self.engine_moves
+            .truncate(self.referee.game().moves().len());
+        self.touch();
+    }
+
+    /// Takes back to the start of the person's previous turn (two people:
+    /// the previous turn). A tile drawn on this turn goes back too: the
+    /// deal is fixed, so undoing only the draw would give the same tile.
+    pub fn take_back(&mut self) -> Result<(), Refused> {
+        if self.mode == Mode::Watch {
+            return Err("take back is for a person's game, not a watched one".into());
+        }
+        let mut r = self.referee.clone();
+        let played = r.game().moves().len();
+        let person = |r: &Referee| !self.mode.engine_plays(r.position().side_to_move());
+        loop {
+            if !r.take_back() {
+                return Err("there is no earlier turn of a person to go back to".into());
+            }
+            if r.pending().is_none() && person(&r) && r.game().moves().len() < played {
+                break;
+            }
+        }
+        self.referee = r;
+        self.replaced();
+        Ok(())
+    }
+
+    /// Replaces the game with a recorded one (one JSON line).
+    pub fn load(&mut self, line: &str) -> Result<(), Refused> {
+        let record = GameRecord::from_json_line(line.trim()).map_err(|e| e.to_string())?;
+        let referee = record.referee().map_err(|e| e.to_string())?;
+        self.referee = referee;
+        if let Some(seed) = record.seed {
+            self.seed = seed;
+        }
+        self.engine_moves.clear();
+        self.engine.message.clear();
+        let names = [&record.white.name, &record.black.name];
+        for i in 0..self.referee.game().moves().len() {
+            // Moves alternate, from the start's side.
+            let start_black = self.referee.start().side_to_move() == Colour::Black;
+            let colour = (i + usize::from(start_black)) % 2;
+            self.engine_moves.push(names[colour] != "human");
+        }
+        self.replaced();
+        Ok(())
+    }
+
+    /// The game as a match record, one JSON line.
+    pub fn record(&self) -> String {
+        let side = |colour: Colour| {
+            if self.mode.engine_plays(colour) {
+                Side {
+                    name: "chex".into(),
+                    command: self.engine.command.clone(),
+                    options: [("UCI_ShowWDL".to_string(), "true".to_string())].into(),
+                }
+            } else {
+                Side {
+                    name: "human".into(),
+                    ..Side::default()
+                }
+            }
+        };
+        let mut record =
+            GameRecord::from_referee(&self.referee, side(Colour::White), side(Colour::Black));
+        record.seed = Some(self.seed);
+        record.to_json_line()
+    }
+
+    /// What the page shows now.
+    pub fn view(&self) -> View {
+        let pos = self.referee.position();
+        let us = pos.side_to_move();
+        let ending = self.referee.ending();
+        let human_turn = ending.is_none() && !self.engine_to_move();
+        let tiles = pos
+            .tiles()
+            .iter()
+            .map(|t| TileView {
+                x: t.square.x,
+                y: t.square.y,
+                piece: t.piece.letter().to_string(),
+            })
+            .collect();
+        // A drawn tile is in the hand, no longer in the pile.
+        let pending = self.referee.pending();
+        let piles = Colour::ALL.map(|c| {
+            let pile = pos.pile(c);
+            Kind::ALL
+                .iter()
+                .map(|&k| {
+                    let held = u8::from(c == us && pending == Some(k));
+                    (letter(c, k), pile.count(k).saturating_sub(held))
+                })
+                .collect()
+        });
+        let last_move = self.referee.game().moves().last().map(|&mv| {
+            let from = match mv {
+                Move::Step { from, .. } => Some([from.x, from.y]),
+                Move::Place { .. } => None,
+            };
+            let to = mv.to();
+            // A drawn tile does not change the side to move.
+            let by = us.opposite();
+            LastMove {
+                token: mv.to_string(),
+                from,
+                to: [to.x, to.y],
+                by: colour_word(by),
+                engine: self.engine_moves.last().copied().unwrap_or(false),
+            }
+        });
+        let check_square = if pos.in_check() {
+            pos.king_square(us).map(|s| [s.x, s.y])
+        } else {
+            None
+        };
+        let record = GameRecord::from_referee(&self.referee, Side::default(), Side::default());
+        View {
+            version: self.version,
+            mode: self.mode,
+            movetime: self.movetime,
+            seed: self.seed,
+            position: pos.to_string(),
+            side: colour_word(us),
+            tiles,
+            piles,
+            pending: self.referee.pending().map(|k| letter(us, k)),
+            legal: if human_turn {
+                self.referee.legal_tokens()
+            } else {
+                Vec::new()
+            },
+            human_turn,
+            in_check: pos.in_check(),
+            check_square,
+            last_move,
+            moves: self.referee.tokens(),
+            result: record.result,
+            reason: record.reason,
+            engine: self.engine.clone(),
+        }
+    }
+}
+
+/// The game dealt from `seed` on the start position.
+fn dealt(seed: u64) -> Referee {
+    let start = Position::startpos();
+    let deal = Deal::from_seed(&start, seed);
+    Referee::new(start, deal).expect("a deal from a position's own piles matches them")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game where the person plays `mode`, on seed 17.
+    fn game(mode: Mode) -> GuiState {
+        GuiState::new(mode, 100, 17, "chex".into())
+    }
+
+    /// Plays a draw and the first legal placement, as whoever is to move.
+    fn place(state: &mut GuiState) {
+        state.referee.play("@").unwrap();
+        let token = state.referee.legal_tokens()[0].clone();
+        state.referee.play(&token).unwrap();
+        state.record_mover(state.engine_to_move());
+    }
+
+    #[test]
+    fn take_back_returns_to_the_persons_previous_turn() {
+        // The person plays Black: White's first turn is the engine's.
+        let mut state = game(Mode::Black);
+        place(&mut state);
+        assert!(state.take_back().is_err(), "no turn of Black's yet");
+        assert_eq!(state.referee.game().moves().len(), 1);
+        place(&mut state);
+        place(&mut state);
+        state.referee.play("@").unwrap();
+        // Black to move with a drawn tile: back to Black's previous turn.
+        state.take_back().unwrap();
+        assert_eq!(state.referee.game().moves().len(), 1);
+        assert_eq!(state.referee.pending(), None);
+        assert_eq!(state.referee.position().side_to_move(), Colour::Black);
+        assert!(state.view().human_turn);
+    }
+
+    #[test]
+    fn the_view_counts_a_drawn_tile_out_of_the_pile() {
+        let mut state = game(Mode::Two);
+        state.referee.play("@").unwrap();
+        let view = state.view();
+        let drawn = view.pending.clone().unwrap();
+        let left: u32 = view.piles[0].iter().map(|(_, n)| u32::from(*n)).sum();
+        assert_eq!(left, 15);
+        let kind = Kind::from_letter(drawn.chars().next().unwrap()).unwrap();
+        let count = view.piles[0].iter().find(|(k, _)| *k == drawn).unwrap().1;
+        assert_eq!(count + 1, kind.set_count());
+        assert_eq!(view.legal, [format!("{drawn}@0,0")]);
+        assert_eq!(view.moves, [format!("{drawn}@")]);
+    }
+
+    #[test]
+    fn a_loaded_record_knows_who_played() {
+        let mut state = game(Mode::White);
+        state.human_play("@").unwrap();
+        let token = state.referee.legal_tokens()[0].clone();
+        state.human_play(&token).unwrap();
+        state.referee.play("@").unwrap();
+        let token = state.referee.legal_tokens()[0].clone();
+        state.referee.play(&token).unwrap();
+        state.record_mover(true);
+        let line = state.record();
+        let mut other = game(Mode::Two);
+        other.load(&line).unwrap();
+        assert_eq!(other.referee.tokens(), state.referee.tokens());
+        assert_eq!(other.seed, 17);
+        assert_eq!(other.engine_moves, [false, true]);
+        let last = other.view().last_move.unwrap();
+        assert!(last.engine);
+        assert_eq!(last.by, "black");
+        // A refused record leaves the game as it was.
+        let before = other.referee.tokens();
+        assert!(other.load("{}").is_err());
+        assert!(other.load(&line.replace("startpos", "nonsense")).is_err());
+        assert_eq!(other.referee.tokens(), before);
+    }
+}

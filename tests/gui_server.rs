@@ -1,0 +1,405 @@
+//! `chex gui` without a browser: every kind of bad request is refused with
+//! one line and changes nothing; a reload mid-game sees the same game; a
+//! person's move gets the engine's reply; an engine that crashes or hangs
+//! is reported and restarted.
+
+mod gui_common;
+
+use gui_common::{game_of, legal, moves, Gui};
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+/// Plays `n` turns in a two-person game: each a draw and the first legal
+/// placement. Returns the state after.
+fn place_turns(gui: &Gui, n: usize) -> serde_json::Value {
+    let mut state = gui.state();
+    for _ in 0..n {
+        state = gui.ok("/api/move", r#"{"token":"@"}"#);
+        let placement = legal(&state)[0].clone();
+        state = gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
+    }
+    state
+}
+
+/// Asserts that `path` with `body` is refused with 400 and a one-line
+/// message containing `why`, and that the game is as it was.
+fn refused(gui: &Gui, path: &str, body: &[u8], why: &str) {
+    let before = game_of(&gui.state());
+    let answer = gui.raw("POST", path, body);
+    assert_eq!(answer.status, 400, "{path} {body:?}: {}", answer.body);
+    assert!(
+        answer.body.starts_with("error: ") && answer.body.trim_end().lines().count() == 1,
+        "not one line: {:?}",
+        answer.body
+    );
+    assert!(
+        answer.body.contains(why),
+        "{path}: expected '{why}' in {:?}",
+        answer.body
+    );
+    assert_eq!(
+        game_of(&gui.state()),
+        before,
+        "{path} {body:?} changed the game"
+    );
+}
+
+#[test]
+fn bad_requests_are_refused_and_change_nothing() {
+    let gui = Gui::start(&["--seed", "11", "--movetime", "100"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":11}"#);
+    place_turns(&gui, 2);
+
+    // Malformed requests.
+    refused(&gui, "/api/move", b"{bad", "malformed request");
+    refused(&gui, "/api/move", b"", "malformed request");
+    refused(&gui, "/api/move", br#"{"token":5}"#, "malformed request");
+    refused(&gui, "/api/move", br#"{"move":"@"}"#, "malformed request");
+    refused(&gui, "/api/move", b"\xff\xfe", "malformed request");
+    refused(&gui, "/api/load", b"\xff\xfe", "not UTF-8");
+    refused(
+        &gui,
+        "/api/new",
+        br#"{"mode":"purple"}"#,
+        "malformed request",
+    );
+    refused(
+        &gui,
+        "/api/new",
+        br#"{"mode":"two","movetime":0}"#,
+        "out of range",
+    );
+    refused(
+        &gui,
+        "/api/settings",
+        br#"{"movetime":99999999}"#,
+        "out of range",
+    );
+    refused(
+        &gui,
+        "/api/settings",
+        br#"{"movetime":-5}"#,
+        "malformed request",
+    );
+
+    // Illegal moves: nonsense, a square far away, another side's tile,
+    // placing without drawing, and a second draw.
+    refused(&gui, "/api/move", br#"{"token":"hello"}"#, "refused");
+    refused(&gui, "/api/move", br#"{"token":"40,40-41,41"}"#, "refused");
+    let state = gui.state();
+    let black_tile = state["tiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| {
+            t["piece"]
+                .as_str()
+                .unwrap()
+                .chars()
+                .all(|c| c.is_lowercase())
+        })
+        .unwrap()
+        .clone();
+    let (x, y) = (
+        black_tile["x"].as_i64().unwrap(),
+        black_tile["y"].as_i64().unwrap(),
+    );
+    let token = format!(r#"{{"token":"{x},{y}-{},{}"}}"#, x, y + 1);
+    refused(&gui, "/api/move", token.as_bytes(), "refused");
+    refused(&gui, "/api/move", br#"{"token":"P@5,5"}"#, "draw first");
+    gui.ok("/api/move", r#"{"token":"@"}"#);
+    refused(&gui, "/api/move", br#"{"token":"@"}"#, "waits to be placed");
+    let pending = gui.state()["pending"].as_str().unwrap().to_string();
+    let wrong = if pending == "Q" { "R" } else { "Q" };
+    let body = format!(r#"{{"token":"{wrong}@9,9"}}"#);
+    refused(&gui, "/api/move", body.as_bytes(), "refused");
+
+    // Bad records: not JSON, not a record, a move the deal refuses.
+    let record = gui.get("/api/record").body;
+    refused(&gui, "/api/load", b"not json", "not a game record");
+    refused(&gui, "/api/load", br#"{"start":1}"#, "not a game record");
+    let bad_deal = record.replace("\"deal\":\"", "\"deal\":\"X");
+    refused(&gui, "/api/load", bad_deal.as_bytes(), "bad game record");
+    let first = moves(&gui.state())[0].clone();
+    let bad_move = record.replacen(&first, "K@7,7", 1);
+    refused(&gui, "/api/load", bad_move.as_bytes(), "move 1");
+
+    // Changes only as JSON, and only for this machine's name.
+    let answer = gui.raw_with(
+        "POST",
+        "/api/move",
+        "text/plain",
+        "localhost",
+        br#"{"token":"@"}"#,
+    );
+    assert_eq!(answer.status, 400);
+    assert!(answer.body.contains("application/json"), "{}", answer.body);
+    let answer = gui.raw_with("GET", "/api/state", "", "evil.example:80", b"");
+    assert_eq!(answer.status, 400);
+    assert!(answer.body.contains("not this machine"), "{}", answer.body);
+
+    // Unknown pages and methods.
+    assert_eq!(gui.get("/api/nothing").status, 404);
+    assert_eq!(gui.get("/api/move").status, 405);
+
+    // A good record loads, and replays to the same game.
+    let before = game_of(&gui.state());
+    gui.ok("/api/new", r#"{"mode":"two"}"#);
+    assert!(moves(&gui.state()).is_empty());
+    gui.ok("/api/load", &record);
+    let after = game_of(&gui.state());
+    assert_eq!(after["position"], before["position"]);
+    // The drawn tile is not in a record: the loaded game waits for a draw.
+    assert_eq!(moves(&gui.state()).len(), 2);
+    assert!(gui.state()["pending"].is_null());
+}
+
+#[test]
+fn out_of_turn_and_take_back_rules() {
+    let gui = Gui::start(&["--seed", "3", "--movetime", "20000"]);
+    // Engine against engine: the person never has the move.
+    gui.ok("/api/new", r#"{"mode":"watch","seed":3}"#);
+    // Both first turns are forced and answered at once; Black's first
+    // placement is a real choice, thought about for 20 s.
+    let state = gui.wait_for(20, "the engine thinking on Black's placement", |s| {
+        s["engine"]["status"] == "thinking" && s["pending"].is_string() && s["side"] == "black"
+    });
+    assert_eq!(state["side"], "black");
+    refused(&gui, "/api/move", br#"{"token":"@"}"#, "the engine's turn");
+    let placement = format!(r#"{{"token":"{}"}}"#, "n@1,1");
+    refused(&gui, "/api/move", placement.as_bytes(), "the engine's turn");
+    refused(&gui, "/api/takeback", b"", "not a watched one");
+
+    // A new game stops the search at once: its answer is dropped.
+    let state = gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
+    assert!(moves(&state).is_empty());
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        moves(&gui.state()).is_empty(),
+        "the old search's move leaked in"
+    );
+    refused(&gui, "/api/takeback", b"", "no earlier turn");
+
+    // Two people: take back goes to the start of the previous turn, the
+    // tile drawn on this one back on the pile.
+    place_turns(&gui, 3);
+    let state = gui.ok("/api/move", r#"{"token":"@"}"#);
+    assert!(state["pending"].is_string());
+    let state = gui.ok("/api/takeback", "");
+    assert_eq!(moves(&state).len(), 2);
+    assert!(state["pending"].is_null());
+    assert_eq!(state["side"], "white");
+    let state = gui.ok("/api/takeback", "");
+    assert_eq!(moves(&state).len(), 1);
+    assert_eq!(state["side"], "black");
+}
+
+#[test]
+fn a_reload_mid_game_sees_the_same_game() {
+    let gui = Gui::start(&["--seed", "21", "--movetime", "100"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":21}"#);
+    place_turns(&gui, 3);
+    let state = gui.ok("/api/move", r#"{"token":"@"}"#);
+    assert_eq!(moves(&state).len(), 4, "three placements and a drawn tile");
+
+    // A reload: the page, its script, and the state again.
+    let page = gui.get("/");
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("<title>CHEX</title>"));
+    assert!(page.body.contains("/page.js"));
+    assert!(gui.get("/page.js").body.contains("EventSource"));
+    assert!(gui.get("/page.css").body.contains(".tile"));
+    assert_eq!(game_of(&gui.state()), game_of(&state));
+
+    // A second tab's event stream starts with the same game.
+    let mut stream = TcpStream::connect(&gui.addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        stream,
+        "GET /api/events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+        gui.addr
+    )
+    .unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    let data = loop {
+        line.clear();
+        assert!(reader.read_line(&mut line).unwrap() > 0, "stream ended");
+        if let Some(data) = line.trim_end().strip_prefix("data: ") {
+            break data.to_string();
+        }
+    };
+    let streamed: serde_json::Value = serde_json::from_str(&data).unwrap();
+    assert_eq!(game_of(&streamed), game_of(&state));
+    assert_eq!(streamed["pending"], state["pending"]);
+
+    // And a change made elsewhere reaches it.
+    let placement = legal(&state)[0].clone();
+    gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
+    let next = loop {
+        line.clear();
+        assert!(reader.read_line(&mut line).unwrap() > 0, "stream ended");
+        if let Some(data) = line.trim_end().strip_prefix("data: ") {
+            let view: serde_json::Value = serde_json::from_str(data).unwrap();
+            if moves(&view).len() == 4 && view["pending"].is_null() {
+                break view;
+            }
+        }
+    };
+    assert_eq!(moves(&next)[3], placement);
+}
+
+#[test]
+fn a_persons_move_gets_the_engines_reply() {
+    let gui = Gui::start(&["--seed", "5", "--movetime", "300"]);
+    gui.ok("/api/new", r#"{"mode":"white","seed":5}"#);
+    let state = gui.ok("/api/move", r#"{"token":"@"}"#);
+    let placement = legal(&state);
+    assert_eq!(placement.len(), 1, "the first tile goes on 0,0");
+    assert!(placement[0].ends_with("@0,0"));
+    gui.ok("/api/move", &format!(r#"{{"token":"{}"}}"#, placement[0]));
+    let state = gui.wait_for(15, "the engine's reply", |s| {
+        moves(s).len() == 2 && s["human_turn"] == true
+    });
+    let reply = &moves(&state)[1];
+    assert!(
+        reply.starts_with(|c: char| c.is_ascii_lowercase()) && reply.contains('@'),
+        "Black's first turn is a placement: {reply}"
+    );
+    assert_eq!(state["last_move"]["token"], reply.as_str());
+    assert_eq!(state["last_move"]["engine"], true);
+    assert_eq!(state["engine"]["last_move"], reply.as_str());
+    // The reply had eight squares to choose from: it searched and showed
+    // its win/draw/loss estimate.
+    let wdl = state["engine"]["info"]["wdl"].as_array().expect("wdl");
+    let sum: u64 = wdl.iter().map(|v| v.as_u64().unwrap()).sum();
+    assert!((999..=1001).contains(&sum), "{wdl:?}");
+    assert!(state["engine"]["info"]["nodes"].as_u64().unwrap() > 0);
+    assert_eq!(state["engine"]["restarts"], 0);
+
+    // Take back returns to the person's turn before their placement.
+    let state = gui.ok("/api/takeback", "");
+    assert!(moves(&state).is_empty());
+    assert_eq!(state["human_turn"], true);
+
+    // The record names who played, and the seed.
+    let record: serde_json::Value = serde_json::from_str(&gui.get("/api/record").body).unwrap();
+    assert_eq!(record["white"]["name"], "human");
+    assert_eq!(record["black"]["name"], "chex");
+    assert_eq!(record["seed"], 5);
+    assert_eq!(record["result"], "*");
+}
+
+/// A script that acts as a broken engine the first time it runs (`on_go`
+/// is the shell line run on `go`) and execs the real one after.
+fn broken_engine(dir: &std::path::Path, on_go: &str) -> String {
+    broken_engine_runs(dir, on_go, true)
+}
+
+/// [`broken_engine`], broken every time unless `once`.
+fn broken_engine_runs(dir: &std::path::Path, on_go: &str, once: bool) -> String {
+    let script = dir.join("engine.sh");
+    let mark = dir.join("ran-once");
+    let mark_text = mark.display().to_string();
+    let mark = if once {
+        mark_text.as_str()
+    } else {
+        "/nonexistent/never"
+    };
+    let text = format!(
+        "#!/bin/sh\n\
+         if [ -e '{mark}' ]; then exec '{chex}'; fi\n\
+         touch '{mark_text}'\n\
+         while read line; do\n\
+           case \"$line\" in\n\
+             uci) echo 'id name broken'; echo uciok;;\n\
+             isready) echo readyok;;\n\
+             go*) {on_go};;\n\
+           esac\n\
+         done\n",
+        chex = env!("CARGO_BIN_EXE_chex"),
+    );
+    std::fs::write(&script, text).unwrap();
+    let mut perms = std::fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&script, perms).unwrap();
+    script.display().to_string()
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("chex-gui-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The person (White) places the first tile; the engine must answer.
+fn engine_must_answer(engine: &str, why: &str) {
+    let gui = Gui::start(&["--seed", "9", "--movetime", "200", "--engine", engine]);
+    gui.wait_for(15, "the engine to start", |s| {
+        s["engine"]["status"] == "ready"
+    });
+    gui.ok("/api/new", r#"{"mode":"white","seed":9}"#);
+    gui.ok("/api/move", r#"{"token":"@"}"#);
+    let before = gui.state();
+    let placement = legal(&before)[0].clone();
+    gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
+    let state = gui.wait_for(20, "the restarted engine's reply", |s| moves(s).len() == 2);
+    let engine = &state["engine"];
+    assert_eq!(engine["restarts"], 1, "{engine}");
+    let message = engine["message"].as_str().unwrap();
+    assert!(message.contains(why), "{message}");
+    assert!(message.contains("it was restarted"), "{message}");
+}
+
+#[test]
+fn a_crashing_engine_is_reported_and_restarted() {
+    let dir = temp_dir("crash");
+    engine_must_answer(&broken_engine(&dir, "exit 3"), "the engine exited");
+}
+
+#[test]
+fn a_silent_engine_is_reported_and_restarted() {
+    let dir = temp_dir("hang");
+    engine_must_answer(&broken_engine(&dir, ":"), "no bestmove within 3200 ms");
+}
+
+#[test]
+fn an_engine_that_cannot_start_is_reported() {
+    let gui = Gui::start(&["--engine", "/nonexistent/engine"]);
+    let state = gui.wait_for(10, "the failure", |s| {
+        s["engine"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cannot start the engine")
+    });
+    assert_eq!(state["engine"]["status"], "restarting");
+    // The page still works for a person.
+    assert!(gui.ok("/api/move", r#"{"token":"@"}"#)["pending"].is_string());
+}
+
+#[test]
+fn an_engine_that_always_fails_is_paused_until_the_person_acts() {
+    let dir = temp_dir("always");
+    let engine = broken_engine_runs(&dir, "exit 4", false);
+    let gui = Gui::start(&["--seed", "2", "--movetime", "100", "--engine", &engine]);
+    gui.ok("/api/new", r#"{"mode":"black","seed":2}"#);
+    let state = gui.wait_for(20, "the pause", |s| s["engine"]["status"] == "paused");
+    assert_eq!(state["engine"]["restarts"], 3);
+    let message = state["engine"]["message"].as_str().unwrap();
+    assert!(message.contains("failed 3 times"), "{message}");
+    // Paused: it stays so, and nothing is played.
+    std::thread::sleep(Duration::from_millis(700));
+    let state = gui.state();
+    assert_eq!(state["engine"]["status"], "paused");
+    assert!(moves(&state).is_empty());
+    // Resume tries once more, and pauses again at the next failure.
+    gui.ok("/api/resume", "");
+    let state = gui.wait_for(20, "the next failure", |s| {
+        s["engine"]["restarts"].as_u64().unwrap() >= 4 && s["engine"]["status"] == "paused"
+    });
+    assert!(moves(&state).is_empty());
+}
