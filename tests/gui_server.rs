@@ -150,9 +150,9 @@ fn bad_requests_are_refused_and_change_nothing() {
     gui.ok("/api/load", &record);
     let after = game_of(&gui.state());
     assert_eq!(after["position"], before["position"]);
-    // The drawn tile is not in a record: the loaded game waits for a draw.
-    assert_eq!(moves(&gui.state()).len(), 2);
-    assert!(gui.state()["pending"].is_null());
+    // The record keeps the drawn tile (a last `N@`): it waits to be placed.
+    assert_eq!(moves(&gui.state()).len(), 3);
+    assert!(!gui.state()["pending"].is_null());
 }
 
 #[test]
