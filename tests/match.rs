@@ -4,6 +4,7 @@
 //! its random player whose records replay under the referee.
 
 use chex::referee::GameRecord;
+use chex::runner::stats::{Sprt, Tally, Verdict};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -404,6 +405,29 @@ fn sprt_stops_the_match_when_it_decides() {
     assert!(run.output.status.success(), "{}", run.stderr());
     assert!(run.records.len() < 10, "played {}", run.records.len());
     assert!(run.stdout().contains("H1 accepted"), "{}", run.stdout());
+    // One game at a time, so no game starts once the SPRT has decided:
+    // the match ends exactly at the first record that decides it, however
+    // the runner's threads are scheduled (a worker that ran ahead of the
+    // count once played on, under load, to all 100 games).
+    let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+    let mut tally = Tally::default();
+    let mut decided_at = None;
+    for (i, r) in run.records.iter().enumerate() {
+        assert_eq!(r.game, i as u64 + 1, "games finish in order");
+        let engine1_white = r.game % 2 == 1;
+        let score = if engine1_white { 1.0 } else { 0.0 };
+        assert_eq!(r.white_score(), Some(score), "engine 1 wins: {r:?}");
+        tally.add((r.game - 1) / 2, 1.0, &r.ending);
+        if decided_at.is_none() && sprt.verdict(&tally) == Verdict::H1 {
+            decided_at = Some(r.game);
+        }
+    }
+    assert_eq!(
+        decided_at,
+        Some(run.records.len() as u64),
+        "the SPRT decided at game {decided_at:?} but {} were played",
+        run.records.len()
+    );
 }
 
 #[test]

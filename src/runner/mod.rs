@@ -26,8 +26,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{channel, Sender};
+use std::sync::mpsc::{channel, Receiver, Sender};
 
 /// `chex match`'s command line. See tools/README.md for examples.
 #[derive(Args, Debug, Clone)]
@@ -410,30 +409,26 @@ fn read_records(config: &Config, path: &PathBuf) -> Result<Vec<GameRecord>, Stri
     Ok(records)
 }
 
-/// Plays game numbers from `todo` until they run out or `stop` is set,
-/// with this worker's own two engines, sending each record (or a fatal
-/// error) to the main thread.
+/// Plays the game numbers the main thread hands out on `jobs`, one at a
+/// time, with this worker's own two engines, sending each record (or a
+/// fatal error) to the main thread tagged with `id`; stops when `jobs`
+/// is closed. The main thread hands out the next game only after it has
+/// counted this worker's last one, so a match the SPRT has decided starts
+/// no new game however the threads are scheduled.
 fn worker(
     config: &Config,
-    todo: &[u64],
-    next: &AtomicUsize,
-    stop: &AtomicBool,
-    tx: Sender<Result<GameRecord, String>>,
+    id: usize,
+    jobs: Receiver<u64>,
+    tx: Sender<(usize, Result<GameRecord, String>)>,
 ) {
     let mut engines: [Option<EngineProcess>; 2] = [None, None];
-    loop {
-        if stop.load(Ordering::SeqCst) {
-            return;
-        }
-        let Some(&game) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
-            return;
-        };
+    for game in jobs {
         for (slot, spec) in engines.iter_mut().zip(&config.engines) {
             if slot.is_none() {
                 match EngineProcess::start(spec) {
                     Ok(e) => *slot = Some(e),
                     Err(e) => {
-                        let _ = tx.send(Err(e));
+                        let _ = tx.send((id, Err(e)));
                         return;
                     }
                 }
@@ -447,7 +442,7 @@ fn worker(
         let referee = match Referee::new(config.start.clone(), deal) {
             Ok(r) => r,
             Err(e) => {
-                let _ = tx.send(Err(format!("cannot deal game {game}: {e}")));
+                let _ = tx.send((id, Err(format!("cannot deal game {game}: {e}"))));
                 return;
             }
         };
@@ -470,7 +465,7 @@ fn worker(
                 engines[engine_of(colour)] = None;
             }
         }
-        if tx.send(Ok(record)).is_err() {
+        if tx.send((id, Ok(record))).is_err() {
             return;
         }
     }
@@ -663,20 +658,30 @@ pub fn run(config: &Config) -> Result<Summary, String> {
             tally,
         });
     }
-    let todo: Vec<u64> = (1..=config.games).filter(|g| !done.contains(g)).collect();
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    let mut todo = (1..=config.games).filter(|g| !done.contains(g));
     let terminal = std::io::stderr().is_terminal();
     let mut failure = None;
     std::thread::scope(|scope| {
         let (tx, rx) = channel();
-        for _ in 0..config.concurrency.min(todo.len()) {
+        // Per worker, the sender of its next game; `None` once it has been
+        // told to stop (or has stopped). Games are handed out here, after
+        // the records before them are counted, never taken by the workers
+        // themselves: a worker that took its next game while this thread
+        // had not yet counted its last one could play on, unseen, past the
+        // SPRT's decision (under load, to the end of the match).
+        let mut jobs: Vec<Option<Sender<u64>>> = Vec::new();
+        for id in 0..config.concurrency {
+            let Some(game) = todo.next() else { break };
+            let (job_tx, job_rx) = channel();
+            // The worker's receiver is alive: this cannot fail.
+            let _ = job_tx.send(game);
+            jobs.push(Some(job_tx));
             let tx = tx.clone();
-            let (todo, next, stop) = (&todo, &next, &stop);
-            scope.spawn(move || worker(config, todo, next, stop, tx));
+            scope.spawn(move || worker(config, id, job_rx, tx));
         }
         drop(tx);
-        for message in rx {
+        let mut stopped = false;
+        for (id, message) in rx {
             let handled = message.and_then(|record| {
                 sinks.write(config, &record)?;
                 let score = Config::engine1_score(&record)?;
@@ -691,10 +696,20 @@ pub fn run(config: &Config) -> Result<Summary, String> {
             });
             if let Err(e) = handled {
                 failure.get_or_insert(e);
-                stop.store(true, Ordering::SeqCst);
+                stopped = true;
             }
             if decided(verdict(&tally)) {
-                stop.store(true, Ordering::SeqCst);
+                stopped = true;
+            }
+            // This worker is idle now: its next game, or the end. Games
+            // other workers are playing are finished and counted.
+            let next = if stopped { None } else { todo.next() };
+            let sent = match (&jobs[id], next) {
+                (Some(job_tx), Some(game)) => job_tx.send(game).is_ok(),
+                _ => false,
+            };
+            if !sent {
+                jobs[id] = None;
             }
         }
     });
