@@ -1,6 +1,6 @@
 //! Flat Monte Carlo: random playouts from the root actions, the best mean
-//! wins. No tree: the baseline the tree search must beat, and the engine's
-//! search until it has one.
+//! wins. No tree: the baseline the tree search ([`super::ismcts`]) must
+//! beat.
 //!
 //! Two ways to share the playouts: equally (`Player flat`: iteration `i`
 //! belongs to action `i mod n`), or by UCB1 (`Player ucb`: each iteration
