@@ -13,12 +13,12 @@
 
 use super::eval::win_probability;
 use super::playout::{playout, Policy};
-use super::{Action, ActionStats, Limits, Params, Player, Report};
+use super::{Action, ActionStats, Cadence, Limits, Params, Player, Report};
 use crate::rules::{Colour, Move, Piece, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Results are summed in units of a quarter-thousandth of a game, so that
 /// threads can add them with one atomic instruction.
@@ -193,13 +193,11 @@ impl Shared<'_> {
     }
 
     /// Runs iterations until the search ends. The first worker also
-    /// reports: once a second, or with a node limit every tenth of it, so
-    /// that a seeded one-thread search prints the same lines every time.
+    /// reports, at the search's [`Cadence`].
     fn work(&self, worker: usize, seed: u64, mut report: Option<&mut dyn FnMut(&Report)>) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(worker as u64));
         let n = self.actions.len() as u64;
-        let milestone = (self.limit / 10).max(1);
-        let mut last_report = Instant::now();
+        let mut cadence = Cadence::new(self.limit);
         loop {
             let i = self.next.fetch_add(1, Ordering::Relaxed);
             if i >= self.limit || self.should_stop() {
@@ -222,13 +220,7 @@ impl Shared<'_> {
             t.visits.fetch_add(1, Ordering::Relaxed);
             self.plies.fetch_add(plies as u64, Ordering::Relaxed);
             if let Some(report) = report.as_mut() {
-                let due = if self.limit == u64::MAX {
-                    last_report.elapsed() >= Duration::from_secs(1)
-                } else {
-                    (i + 1).is_multiple_of(milestone) && i + 1 < self.limit
-                };
-                if due {
-                    last_report = Instant::now();
+                if cadence.is_due(i + 1) {
                     report(&self.report());
                 }
             }

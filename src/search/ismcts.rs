@@ -74,7 +74,7 @@
 
 use super::eval::win_probability;
 use super::playout::{playout, Policy};
-use super::{Action, ActionStats, Limits, Params, Report};
+use super::{Action, ActionStats, Cadence, Limits, Params, Report};
 use crate::rules::{Colour, Kind, Move, MoveList, Piece, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -656,8 +656,7 @@ fn work(
     clock: &Clock,
     mut report: Option<&mut dyn FnMut(&Report)>,
 ) {
-    let milestone = (shared.limit / 10).max(1);
-    let mut last_report = Instant::now();
+    let mut cadence = Cadence::new(shared.limit);
     loop {
         let i = shared.next.fetch_add(1, Ordering::Relaxed);
         if i >= shared.limit || shared.should_stop() {
@@ -683,13 +682,7 @@ fn work(
             shared.done.store(true, Ordering::Relaxed);
         }
         if let Some(report) = report.as_mut() {
-            let due = if shared.limit == u64::MAX {
-                last_report.elapsed() >= Duration::from_secs(1)
-            } else {
-                (i + 1).is_multiple_of(milestone) && i + 1 < shared.limit
-            };
-            if due {
-                last_report = Instant::now();
+            if cadence.is_due(i + 1) {
                 shared.plies.fetch_add(walker.plies, Ordering::Relaxed);
                 walker.plies = 0;
                 report(&snapshot(shared, clock));

@@ -179,6 +179,41 @@ pub struct Report {
     pub elapsed: Duration,
 }
 
+/// When a search reports: once a second, or with a node limit after every
+/// tenth of it, so that a seeded one-thread search prints the same lines
+/// every time.
+struct Cadence {
+    limit: u64,
+    milestone: u64,
+    last: std::time::Instant,
+}
+
+impl Cadence {
+    /// The cadence of a search of at most `limit` iterations
+    /// (`u64::MAX` for none).
+    fn new(limit: u64) -> Cadence {
+        Cadence {
+            limit,
+            milestone: (limit / 10).max(1),
+            last: std::time::Instant::now(),
+        }
+    }
+
+    /// True when a report is due after `done` iterations; the final
+    /// report is the caller's.
+    fn is_due(&mut self, done: u64) -> bool {
+        let due = if self.limit == u64::MAX {
+            self.last.elapsed() >= Duration::from_secs(1)
+        } else {
+            done.is_multiple_of(self.milestone) && done < self.limit
+        };
+        if due {
+            self.last = std::time::Instant::now();
+        }
+        due
+    }
+}
+
 /// Chooses an action for the side to move of `pos` (with a drawn tile of
 /// `pending` kind, if any; `history` the keys of the positions since the
 /// last irreversible turn, `pos` last, as [`Game::recent_keys`] gives
