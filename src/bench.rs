@@ -3,8 +3,8 @@
 //! as Stockfish's `bench` is for chess.
 
 use crate::rules::{perft, Position};
-use crate::search::playout::{random_playout, Policy};
-use crate::search::{self, Limits, Params, Player};
+use crate::search::playout::random_playout;
+use crate::search::{self, Limits, Params};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::AtomicBool;
@@ -24,7 +24,7 @@ pub const PERFT_DEPTH: u32 = 3;
 
 /// The search iterations run from each of the first
 /// [`SEARCH_POSITIONS`] bench positions by default.
-pub const SEARCH_NODES: u64 = 1000;
+pub const SEARCH_NODES: u64 = 20_000;
 
 /// How many bench positions the search speed is measured on.
 pub const SEARCH_POSITIONS: usize = 4;
@@ -99,21 +99,10 @@ pub fn run(depth: u32, playouts: u32, mut report: impl FnMut(String)) -> BenchRe
     total
 }
 
-/// Search speed on `threads` threads: the ISMCTS iterations of a
-/// `nodes`-limited search from each of the first [`SEARCH_POSITIONS`]
-/// bench positions, and the time they took.
-pub fn search_speed(threads: usize, nodes: u64) -> (u64, Duration) {
-    let params = Params {
-        threads,
-        seed: 0xC4E5,
-        multipv: 1,
-        exploration: 1.4,
-        playout_cap: PLAYOUT_CAP,
-        move_overhead: 0,
-        player: Player::Ismcts,
-        hash_mib: 256,
-        policy: Policy::Uniform,
-    };
+/// Search speed: the iterations of a `nodes`-limited search with
+/// `params` from each of the first [`SEARCH_POSITIONS`] bench positions,
+/// and the time they took.
+pub fn search_speed(params: &Params, nodes: u64) -> (u64, Duration) {
     let limits = Limits {
         nodes: Some(nodes),
         ..Limits::default()
@@ -123,7 +112,7 @@ pub fn search_speed(threads: usize, nodes: u64) -> (u64, Duration) {
     let t = Instant::now();
     for pos in positions().iter().take(SEARCH_POSITIONS) {
         let mut done = 0;
-        search::search(pos, None, &[], &limits, &params, &stop, &mut |r| {
+        search::search(pos, None, &[], &limits, params, &stop, &mut |r| {
             done = r.nodes
         });
         iterations += done;

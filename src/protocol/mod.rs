@@ -10,7 +10,7 @@ pub mod command;
 pub mod options;
 
 use crate::rules::{clip, kind_name, Game, GameEnd, Kind, MoveToken, Position};
-use crate::search::{self, Action, Report};
+use crate::search::{self, Action, Params, Report};
 use command::{Command, Start};
 use options::Options;
 use std::fmt::Write as _;
@@ -420,12 +420,19 @@ pub fn bench_lines(
     emit(&format!("playouts: {}", report.playouts));
     emit(&format!("playout plies: {}", report.playout_plies));
     if search_nodes > 0 {
+        // The engine as it plays with its default options, made
+        // reproducible by a fixed seed.
         let threads = options::cores();
-        let (n1, t1) = crate::bench::search_speed(1, search_nodes);
+        let params = |threads| Params {
+            threads,
+            seed: 0xC4E5,
+            ..Options::default().params
+        };
+        let (n1, t1) = crate::bench::search_speed(&params(1), search_nodes);
         let one = n1 as f64 / t1.as_secs_f64().max(1e-9);
         emit(&format!("search iterations/s, 1 thread: {one:.0}"));
         if threads > 1 {
-            let (n, t) = crate::bench::search_speed(threads, search_nodes);
+            let (n, t) = crate::bench::search_speed(&params(threads), search_nodes);
             let many = n as f64 / t.as_secs_f64().max(1e-9);
             emit(&format!(
                 "search iterations/s, {threads} threads: {many:.0} ({:.2}x)",

@@ -79,7 +79,7 @@ use crate::rules::{Colour, Kind, Move, MoveList, Piece, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// The edge into a node: what was chosen, or drawn, to reach it.
@@ -130,6 +130,23 @@ struct Node {
     /// The part of `value` that came from draws, counted whole, for the
     /// win/draw/loss report.
     draws: f64,
+    /// Whether the game is over here, worked out once.
+    status: Status,
+}
+
+/// What is known of the game at a node. A node stands for one public
+/// history from the root, so whether the game has ended there (by the
+/// position, a third occurrence, or a drawn tile that cannot be placed) is
+/// the same on every visit: it is worked out by the first iteration that
+/// reaches the node and read by the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    /// No iteration has reached the node yet.
+    Unknown,
+    /// The game goes on.
+    Ongoing,
+    /// The game is over: won by this side, or drawn (`None`).
+    Over(Option<Colour>),
 }
 
 impl Node {
@@ -143,6 +160,7 @@ impl Node {
             avail: 0,
             value: 0.0,
             draws: 0.0,
+            status: Status::Unknown,
         }
     }
 
@@ -207,14 +225,18 @@ pub struct Walker {
     rng: ChaCha8Rng,
     cap: u32,
     policy: Policy,
-    /// The root and its history, copied so that a descent starts without
-    /// holding the tree's lock.
+    /// The root, its drawn tile and its history, copied so that a
+    /// descent starts without holding the tree's lock.
     root: Position,
+    pending: Option<Kind>,
     history: Vec<u64>,
     /// The position of the current iteration.
     pos: Position,
     /// The nodes of the current descent, root first.
     path: Vec<usize>,
+    /// The actions of the node being opened: a buffer kept from one
+    /// iteration to the next, large as a move list is.
+    actions: Box<Actions>,
     /// The tree's history and then the keys of the current descent.
     keys: Vec<u64>,
     /// Turns played in playouts not yet counted in the search's total.
@@ -229,9 +251,11 @@ impl Walker {
             cap: params.playout_cap,
             policy: params.policy,
             root: tree.root.clone(),
+            pending: tree.pending,
             history: tree.history.clone(),
             pos: tree.root.clone(),
             path: Vec::with_capacity(64),
+            actions: Box::new(Actions::new()),
             keys: Vec::new(),
             plies: 0,
         }
@@ -241,6 +265,114 @@ impl Walker {
     fn reset(&mut self) {
         self.pos.clone_from(&self.root);
         self.keys.clone_from(&self.history);
+    }
+
+    /// One iteration: descend, expand, play out, back up.
+    pub fn iterate(&mut self, tree: &Mutex<Tree>) {
+        self.reset();
+        let outcome = match self.descend(tree) {
+            Leaf::Ended(outcome) => outcome,
+            Leaf::PlayOut(pending) => self.play_out(pending),
+        };
+        lock(tree).back_up(&self.path, outcome);
+    }
+
+    /// Walks from the root (where the walker must stand) to a node never
+    /// visited (or the end of the game, or a leaf of a full tree), leaving
+    /// the walker's position there.
+    ///
+    /// The tree's lock is held only to choose each edge; the moves, the
+    /// move generation of a node being opened and the tests for the end of
+    /// the game run outside it, so that the threads seldom wait for each
+    /// other. Each node is counted as visited when it is entered: until
+    /// the result is backed up that visit is a virtual loss, which steers
+    /// the other threads to other lines.
+    fn descend(&mut self, tree: &Mutex<Tree>) -> Leaf {
+        self.path.clear();
+        self.path.push(0);
+        let mut pending = self.pending;
+        let mut n = 0;
+        let mut first_visit = false;
+        let mut guard = lock(tree);
+        guard.nodes[0].visits += 1;
+        loop {
+            // A node reached for the first time: play out from here; it
+            // is opened when it is passed through.
+            if first_visit {
+                return Leaf::PlayOut(pending);
+            }
+            if guard.nodes[n].first_child == NONE {
+                // Not opened yet, or the tree is full.
+                if guard.is_full() {
+                    return Leaf::PlayOut(pending);
+                }
+                drop(guard);
+                self.actions.find(&mut self.pos, pending);
+                guard = lock(tree);
+                guard.open(n, &self.actions);
+                if guard.nodes[n].first_child == NONE {
+                    return Leaf::PlayOut(pending);
+                }
+            }
+            let child = guard.select(n, &mut self.rng);
+            let node = guard.enter(child);
+            self.path.push(child);
+            let status = match node.edge {
+                Edge::Play(mv) => {
+                    pending = None;
+                    drop(guard);
+                    self.pos.make(mv);
+                    let repeats = self.repeats_for_the_third_time();
+                    let status = match node.status {
+                        Status::Unknown if repeats => Status::Over(None),
+                        Status::Unknown => match self.pos.ending() {
+                            Some(end) => Status::Over(end.winner),
+                            None => Status::Ongoing,
+                        },
+                        known => known,
+                    };
+                    guard = lock(tree);
+                    guard.nodes[child].status = status;
+                    n = child;
+                    first_visit = node.visits == 0;
+                    status
+                }
+                Edge::Draw => {
+                    if node.first_child == NONE {
+                        guard.open_chance(child, &self.pos);
+                    }
+                    let pile = self.pos.pile(self.pos.side_to_move());
+                    let kind = pile.nth(self.rng.gen_range(0..pile.len()));
+                    pending = Some(kind);
+                    let Some(drawn) = guard
+                        .children(child)
+                        .find(|&c| guard.nodes[c].edge == Edge::Drawn(kind))
+                    else {
+                        // The tree is full: play out the placement.
+                        return Leaf::PlayOut(pending);
+                    };
+                    let outcome = guard.enter(drawn);
+                    self.path.push(drawn);
+                    n = drawn;
+                    first_visit = outcome.visits == 0;
+                    if outcome.status == Status::Unknown {
+                        drop(guard);
+                        let status = match self.pos.ending_after_draw(kind) {
+                            Some(end) => Status::Over(end.winner),
+                            None => Status::Ongoing,
+                        };
+                        guard = lock(tree);
+                        guard.nodes[drawn].status = status;
+                    }
+                    guard.nodes[drawn].status
+                }
+                // The children of a decision node are all decisions.
+                Edge::Root | Edge::Drawn(_) => return Leaf::PlayOut(pending),
+            };
+            if let Status::Over(winner) = status {
+                return Leaf::Ended(Outcome::of(winner));
+            }
+        }
     }
 
     /// A random game from the walker's position, the drawn tile of
@@ -318,33 +450,40 @@ impl Tree {
             exploration: params.exploration,
             history: history.to_vec(),
         };
-        let mut pos = root.clone();
-        tree.open(0, &mut pos, pending);
+        let mut actions = Actions::new();
+        actions.find(&mut root.clone(), pending);
+        tree.open(0, &actions);
         tree
     }
 
-    /// Creates the children of decision node `n` for `pos` (the side to
-    /// move, with a drawn tile of `pending` kind, if any), unless the tree
-    /// is full.
-    fn open(&mut self, n: usize, pos: &mut Position, pending: Option<Kind>) {
-        let mut list = MoveList::new();
-        match pending {
-            Some(kind) => pos.generate_placements(kind, &mut list),
-            None => pos.generate_steps(&mut list),
-        }
-        let draw = pending.is_none() && !pos.pile(pos.side_to_move()).is_empty();
-        let count = list.len() + usize::from(draw);
-        if count == 0 || self.nodes.len() + count > self.capacity {
+    /// Creates the children of decision node `n`, the actions of a
+    /// position found by [`actions_of`], unless the tree is full or
+    /// another thread has opened the node meanwhile.
+    fn open(&mut self, n: usize, actions: &Actions) {
+        let count = actions.moves.len() + usize::from(actions.draw);
+        if self.nodes[n].first_child != NONE
+            || count == 0
+            || self.nodes.len() + count > self.capacity
+        {
             return;
         }
-        let us = pos.side_to_move();
+        let us = actions.side;
         self.nodes[n].first_child = self.nodes.len() as u32;
         self.nodes[n].children = count as u16;
-        self.nodes
-            .extend(list.iter().map(|&mv| Node::new(Edge::Play(mv), us)));
-        if draw {
+        self.nodes.extend(
+            actions
+                .moves
+                .iter()
+                .map(|&mv| Node::new(Edge::Play(mv), us)),
+        );
+        if actions.draw {
             self.nodes.push(Node::new(Edge::Draw, us));
         }
+    }
+
+    /// True when no node can be added.
+    fn is_full(&self) -> bool {
+        self.nodes.len() >= self.capacity
     }
 
     /// Creates the chance children of draw node `n`: one per kind in the
@@ -390,11 +529,16 @@ impl Tree {
                 }
             }
         }
+        // Siblings are created together and all counted at each visit of
+        // the parent: they share one availability count.
+        let avail = self.nodes[range.start].avail;
+        let log_avail = (avail as f64).ln();
         let c = self.exploration;
         let mut best = (range.start, f64::NEG_INFINITY);
         for i in range {
             let node = &self.nodes[i];
-            let score = node.mean() + c * ((node.avail as f64).ln() / node.visits as f64).sqrt();
+            debug_assert_eq!(node.avail, avail);
+            let score = node.mean() + c * (log_avail / node.visits as f64).sqrt();
             if score > best.1 {
                 best = (i, score);
             }
@@ -402,85 +546,11 @@ impl Tree {
         best.0
     }
 
-    /// One iteration on one thread: descend, expand, play out, back up.
-    pub fn iterate(&mut self, walker: &mut Walker) {
-        walker.reset();
-        let outcome = match self.descend(walker) {
-            Leaf::Ended(outcome) => outcome,
-            Leaf::PlayOut(pending) => walker.play_out(pending),
-        };
-        self.back_up(&walker.path, outcome);
-    }
-
-    /// Walks from the root (where the walker must stand) to a node never
-    /// visited (or the end of the game, or a leaf of a full tree), leaving
-    /// the walker's position there, and adds a visit to every node on the way: until the result
-    /// is backed up that visit is a virtual loss, which steers the other
-    /// threads to other lines.
-    fn descend(&mut self, walker: &mut Walker) -> Leaf {
-        walker.path.clear();
-        walker.path.push(0);
-        let mut pending = self.pending;
-        let mut n = 0;
-        let leaf = loop {
-            if n != 0 {
-                // A decision node reached for the first time: play out
-                // from here; it is opened when it is passed through.
-                if self.nodes[n].visits == 0 {
-                    break Leaf::PlayOut(pending);
-                }
-                if self.nodes[n].first_child == NONE {
-                    self.open(n, &mut walker.pos, pending);
-                }
-            }
-            if self.nodes[n].first_child == NONE {
-                // No children: the game has ended here, or the tree is full.
-                break Leaf::PlayOut(pending);
-            }
-            let child = self.select(n, &mut walker.rng);
-            walker.path.push(child);
-            match self.nodes[child].edge.action() {
-                Some(Action::Play(mv)) => {
-                    walker.pos.make(mv);
-                    pending = None;
-                    n = child;
-                    if let Some(end) = terminal(&walker.pos) {
-                        break Leaf::Ended(end);
-                    }
-                    if walker.repeats_for_the_third_time() {
-                        break Leaf::Ended(Outcome::of(None));
-                    }
-                }
-                Some(Action::Draw) => {
-                    if self.nodes[child].first_child == NONE {
-                        self.open_chance(child, &walker.pos);
-                    }
-                    let pile = walker.pos.pile(walker.pos.side_to_move());
-                    let kind = pile.nth(walker.rng.gen_range(0..pile.len()));
-                    if let Some(end) = walker.pos.ending_after_draw(kind) {
-                        break Leaf::Ended(Outcome::of(end.winner));
-                    }
-                    pending = Some(kind);
-                    match self
-                        .children(child)
-                        .find(|&c| self.nodes[c].edge == Edge::Drawn(kind))
-                    {
-                        Some(c) => {
-                            walker.path.push(c);
-                            n = c;
-                        }
-                        // The tree is full: play out the placement.
-                        None => break Leaf::PlayOut(pending),
-                    }
-                }
-                // The children of a decision node are all decisions.
-                None => break Leaf::PlayOut(pending),
-            }
-        };
-        for &i in &walker.path {
-            self.nodes[i].visits += 1;
-        }
-        leaf
+    /// Counts a visit to node `n` and returns the node as it was before.
+    fn enter(&mut self, n: usize) -> Node {
+        let node = self.nodes[n].clone();
+        self.nodes[n].visits += 1;
+        node
     }
 
     /// Adds `outcome` to the nodes of `path`, whose visits the descent
@@ -557,9 +627,34 @@ impl Tree {
     }
 }
 
-/// The game's end in `pos` after a move, judged by the position alone.
-fn terminal(pos: &Position) -> Option<Outcome> {
-    pos.ending().map(|end| Outcome::of(end.winner))
+/// The choices at a decision node, found outside the tree's lock.
+struct Actions {
+    side: Colour,
+    moves: MoveList,
+    draw: bool,
+}
+
+impl Actions {
+    fn new() -> Actions {
+        Actions {
+            side: Colour::White,
+            moves: MoveList::new(),
+            draw: false,
+        }
+    }
+
+    /// Becomes the actions of the side to move of `pos`, with a drawn
+    /// tile of `pending` kind (if any): its placements, or its piece moves
+    /// and "draw" while its pile is not empty.
+    fn find(&mut self, pos: &mut Position, pending: Option<Kind>) {
+        self.moves.clear();
+        match pending {
+            Some(kind) => pos.generate_placements(kind, &mut self.moves),
+            None => pos.generate_steps(&mut self.moves),
+        }
+        self.side = pos.side_to_move();
+        self.draw = pending.is_none() && !pos.pile(self.side).is_empty();
+    }
 }
 
 /// When to stop, from the limits and the state of the root.
@@ -633,13 +728,15 @@ impl Shared<'_> {
         self.done.load(Ordering::Relaxed) || self.stop.load(Ordering::Relaxed)
     }
 
-    fn tree(&self) -> std::sync::MutexGuard<'_, Tree> {
-        // A worker that panicked left the tree consistent between
-        // iterations: go on with it.
-        self.tree
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    fn tree(&self) -> MutexGuard<'_, Tree> {
+        lock(&self.tree)
     }
+}
+
+/// Locks the tree. A worker that panicked left it consistent between
+/// edges: go on with it.
+fn lock(tree: &Mutex<Tree>) -> MutexGuard<'_, Tree> {
+    tree.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// How often, in iterations, worker 0 asks whether the best action can
@@ -663,13 +760,7 @@ fn work(
             shared.done.store(true, Ordering::Relaxed);
             break;
         }
-        walker.reset();
-        let leaf = shared.tree().descend(walker);
-        let outcome = match leaf {
-            Leaf::Ended(outcome) => outcome,
-            Leaf::PlayOut(pending) => walker.play_out(pending),
-        };
-        shared.tree().back_up(&walker.path, outcome);
+        walker.iterate(&shared.tree);
         if worker != 0 {
             continue;
         }
@@ -792,17 +883,24 @@ mod tests {
         }
     }
 
+    /// Runs `iterations` iterations of a walker seeded with `seed` on
+    /// `tree`.
+    fn run(tree: Tree, seed: u64, iterations: usize) -> Tree {
+        let mut walker = Walker::new(&tree, &params(), seed);
+        let tree = Mutex::new(tree);
+        for _ in 0..iterations {
+            walker.iterate(&tree);
+        }
+        tree.into_inner().unwrap()
+    }
+
     #[test]
     fn a_full_tree_stops_growing_but_keeps_counting() {
         let pos: Position = "Q0,0/n1,1 w KRRBBNNPPPPPPPP/kqrrbbnpppppppp 0 2"
             .parse()
             .unwrap();
         let capacity = 3000;
-        let mut tree = Tree::new(&pos, None, &[], &params(), capacity);
-        let mut walker = Walker::new(&tree, &params(), 7);
-        for _ in 0..5000 {
-            tree.iterate(&mut walker);
-        }
+        let tree = run(Tree::new(&pos, None, &[], &params(), capacity), 7, 5000);
         assert!(
             tree.len() <= capacity && tree.len() > capacity - 200,
             "{}",
@@ -823,11 +921,7 @@ mod tests {
         after.make(mv);
         // The position after the move has occurred twice already.
         let history = [after.hash(), 1, after.hash(), 2, pos.hash()];
-        let mut tree = Tree::new(&pos, None, &history, &params(), 100_000);
-        let mut walker = Walker::new(&tree, &params(), 5);
-        for _ in 0..3000 {
-            tree.iterate(&mut walker);
-        }
+        let tree = run(Tree::new(&pos, None, &history, &params(), 100_000), 5, 3000);
         let stats = tree.root_stats();
         let repeat = stats
             .iter()
@@ -836,11 +930,7 @@ mod tests {
         assert!(repeat.visits > 0);
         assert_eq!(repeat.draws, repeat.visits as f64, "{repeat:?}");
         // Without the history the same move is an ordinary one.
-        let mut fresh = Tree::new(&pos, None, &[], &params(), 100_000);
-        let mut walker = Walker::new(&fresh, &params(), 5);
-        for _ in 0..3000 {
-            fresh.iterate(&mut walker);
-        }
+        let fresh = run(Tree::new(&pos, None, &[], &params(), 100_000), 5, 3000);
         let plain = fresh.root_stats();
         let plain = plain.iter().find(|s| s.action == Action::Play(mv)).unwrap();
         assert!(plain.draws < plain.visits as f64, "{plain:?}");
@@ -851,11 +941,7 @@ mod tests {
         // White's pile holds only rooks and pawns: those are the only
         // kinds a draw can bring, in proportion 2 : 8.
         let pos: Position = "K0,0/n1,1 w RRPPPPPPPP/k 0 2".parse().unwrap();
-        let mut tree = Tree::new(&pos, None, &[], &params(), 100_000);
-        let mut walker = Walker::new(&tree, &params(), 3);
-        for _ in 0..4000 {
-            tree.iterate(&mut walker);
-        }
+        let tree = run(Tree::new(&pos, None, &[], &params(), 100_000), 3, 4000);
         let draw = tree
             .children(0)
             .find(|&c| tree.nodes[c].edge == Edge::Draw)
