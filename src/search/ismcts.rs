@@ -46,10 +46,11 @@
 //!
 //! Tree parallelisation with virtual loss (Chaslot, Winands and van den
 //! Herik 2008): the rayon workers share one tree behind a lock. A worker
-//! descends and backs up under the lock and plays out outside it; the
-//! visit it adds on the way down counts as a loss until its result comes
-//! back, which steers the other workers to other lines. Playouts are most
-//! of an iteration, so the lock is rarely contended. Root parallelisation
+//! holds the lock only to choose each edge of its descent and to back up;
+//! the moves, the move generation of a node being opened, the tests for
+//! the end of the game and the playout run outside it. The visit it adds
+//! on the way down counts as a loss until its result comes back, which
+//! steers the other workers to other lines. Root parallelisation
 //! (one tree per thread, root statistics summed) was built first and
 //! measured: with 1.9 times the iterations, 2 threads scored 48% against
 //! 1 thread (100 games at 100 ms), because each tree was no deeper than
