@@ -1,6 +1,7 @@
 //! The rules of CHEX (RULES.md): squares, pieces, moves, positions, legal
 //! move generation, notation, game endings and perft. No I/O, no search.
 
+mod attack;
 mod connectivity;
 mod game;
 mod hash;

@@ -1,5 +1,12 @@
-//! A static evaluation for playouts cut short by their cap: material,
-//! turned into a win probability.
+//! A static evaluation for playouts cut short by their cap: material and
+//! pressure on the kings, turned into a win probability.
+//!
+//! Material alone wins pieces but not games: once a side is far ahead
+//! every line looks equally won, and against weak play the search
+//! wandered into repetitions and the fifty-move rule instead of mating.
+//! So a large lead counts less and less (it still always counts for
+//! more), and the squares a side attacks around the enemy king add to
+//! its score, which gives the search a way to improve a won position.
 
 use crate::rules::{Colour, Kind, Position};
 
@@ -30,10 +37,39 @@ pub fn material(pos: &Position, colour: Colour) -> i32 {
     balance
 }
 
-/// The chance that `colour` wins from here, judged by material alone: a
-/// logistic curve on which a pawn is worth about 10%.
+/// The squares of the enemy king and around it that `colour`'s tiles
+/// attack by movement (0 to 9; 0 while that king is in the pile).
+pub fn king_pressure(pos: &Position, colour: Colour) -> i32 {
+    let Some(king) = pos.king_square(colour.opposite()) else {
+        return 0;
+    };
+    let mut attacked = 0;
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            attacked += i32::from(pos.attackers_of(colour, king.offset(dx, dy)) > 0);
+        }
+    }
+    attacked
+}
+
+/// The lead in pawns beyond which material counts less and less.
+const MATERIAL_SCALE: f64 = 10.0;
+
+/// Pawns per attacked square around the enemy king.
+const PRESSURE: f64 = 0.5;
+
+/// `colour`'s advantage in pawns: material, a large lead damped, plus the
+/// difference in pressure on the kings.
+pub fn score(pos: &Position, colour: Colour) -> f64 {
+    let material = material(pos, colour) as f64;
+    let pressure = king_pressure(pos, colour) - king_pressure(pos, colour.opposite());
+    MATERIAL_SCALE * (material / MATERIAL_SCALE).tanh() + PRESSURE * pressure as f64
+}
+
+/// The chance that `colour` wins from here: a logistic curve on the
+/// [`score`], on which a pawn is worth about 10%.
 pub fn win_probability(pos: &Position, colour: Colour) -> f64 {
-    1.0 / (1.0 + (-0.4 * material(pos, colour) as f64).exp())
+    1.0 / (1.0 + (-0.4 * score(pos, colour)).exp())
 }
 
 #[cfg(test)]
@@ -52,5 +88,31 @@ mod tests {
         assert_eq!(material(&pos, Colour::White), -9);
         assert_eq!(material(&pos, Colour::Black), 9);
         assert!(win_probability(&pos, Colour::White) < 0.05);
+    }
+
+    #[test]
+    fn pressure_counts_the_attacked_squares_round_the_king() {
+        // Round the black king on 0,3 (x -1..1, y 2..4) White attacks
+        // 0,2 (rook, knight, pawn 1,1) and the king's own square (rook,
+        // pawn 1,2); nothing attacks the other seven.
+        let pos: Position = "R0,0/N1,0/P1,1/P1,2/k0,3/p1,3 b K/- 0 1".parse().unwrap();
+        assert_eq!(king_pressure(&pos, Colour::White), 2);
+        // The white king is in the pile: no pressure on it.
+        assert_eq!(king_pressure(&pos, Colour::Black), 0);
+        let (white, black) = (score(&pos, Colour::White), score(&pos, Colour::Black));
+        assert!((white + black).abs() < 1e-9, "{white} {black}");
+    }
+
+    #[test]
+    fn a_larger_lead_always_scores_higher_but_less_and_less() {
+        let damped = |m: f64| MATERIAL_SCALE * (m / MATERIAL_SCALE).tanh();
+        let mut last = f64::NEG_INFINITY;
+        for m in -40..=40 {
+            let d = damped(m as f64);
+            assert!(d > last);
+            last = d;
+        }
+        assert!((damped(1.0) - 1.0).abs() < 0.01);
+        assert!(damped(30.0) - damped(20.0) < damped(10.0) - damped(0.0));
     }
 }
