@@ -458,7 +458,7 @@ impl Tree {
     }
 
     /// Creates the children of decision node `n`, the actions of a
-    /// position found by [`actions_of`], unless the tree is full or
+    /// position found by [`Actions::find`], unless the tree is full or
     /// another thread has opened the node meanwhile.
     fn open(&mut self, n: usize, actions: &Actions) {
         let count = actions.moves.len() + usize::from(actions.draw);
