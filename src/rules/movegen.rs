@@ -150,6 +150,27 @@ impl Reach {
         s.x >= self.min_x && s.x <= self.max_x && s.y >= self.min_y && s.y <= self.max_y
     }
 
+    /// How many squares from `from`, which lies within the reach, along
+    /// each line in the order of `ORTHOGONAL` then `DIAGONAL` lie within
+    /// the reach.
+    #[inline(always)]
+    fn rooms(&self, from: Square) -> [u32; 8] {
+        let east = (self.max_x - from.x) as u32;
+        let west = (from.x - self.min_x) as u32;
+        let north = (self.max_y - from.y) as u32;
+        let south = (from.y - self.min_y) as u32;
+        [
+            east,
+            west,
+            north,
+            south,
+            east.min(north),
+            west.min(north),
+            east.min(south),
+            west.min(south),
+        ]
+    }
+
     /// How many squares from `from` along the unit step `dx, dy` lie
     /// within the reach: past it no square touches a tile.
     #[inline(always)]
@@ -328,10 +349,7 @@ impl Position {
         let attackers = if king == NO_SLOT {
             0
         } else {
-            let target = self.square_of(king as usize);
-            Slots(self.present & colour_mask(us.opposite()))
-                .filter(|&s| self.attacks(s, target))
-                .fold(0, |m, s| m | 1 << s)
+            self.attackers_of(king as usize)
         };
         Screen {
             reach: self.reach(),
@@ -694,10 +712,11 @@ impl Position {
 /// one slot, and every other slot holds nothing.
 ///
 /// A slot is one square a tile might reach: for a slider, each square of
-/// each line up to the edge of the reach; for a king or knight, each of
+/// each line up to the first tile or the edge of the reach; for a king or
+/// knight, each of
 /// its 8 squares; for a pawn, its steps forward and its two captures.
-/// Counting them needs no look at the table beyond its box, so a playout
-/// can pick a slot uniformly, see whether it holds a candidate, and pick
+/// Counting them takes a few bit operations per line, so a playout can
+/// pick a slot uniformly, see whether it holds a candidate, and pick
 /// again if not: a uniform pick over the candidates without listing them.
 #[derive(Clone, Debug)]
 pub struct StepSlots {
@@ -710,8 +729,8 @@ pub struct StepSlots {
 struct SlotTile {
     slot: u8,
     count: u16,
-    /// For a slider, the squares of each line up to the reach's edge; for
-    /// a pawn, how many squares it may step forward.
+    /// For a slider, the squares of each line up to the first tile or the
+    /// reach's edge; for a pawn, how many squares it may step forward.
     lines: [u8; 8],
 }
 
@@ -745,18 +764,20 @@ impl Position {
                     u32::from(forward) + 2
                 }
                 kind => {
-                    let dirs: &[(i32, i32)] = match kind {
-                        Kind::Rook => &ORTHOGONAL,
-                        Kind::Bishop => &DIAGONAL,
-                        _ => &QUEEN,
-                    };
-                    let mut count = 0;
-                    for (line, &(dx, dy)) in lines.iter_mut().zip(dirs) {
-                        let room = reach.room(from, dx, dy);
-                        *line = room as u8;
-                        count += room as u32;
+                    // Each line runs up to the first tile, or the reach's
+                    // edge.
+                    let blockers = self.blocker_distances(from);
+                    let rooms = reach.rooms(from);
+                    let mut all = [0u8; 8];
+                    for (i, line) in all.iter_mut().enumerate() {
+                        *line = rooms[i].min(blockers[i]) as u8;
                     }
-                    count
+                    lines = match kind {
+                        Kind::Rook => [all[0], all[1], all[2], all[3], 0, 0, 0, 0],
+                        Kind::Bishop => [all[4], all[5], all[6], all[7], 0, 0, 0, 0],
+                        _ => all,
+                    };
+                    lines.iter().map(|&l| u32::from(l)).sum()
                 }
             };
             tiles.push(SlotTile {
@@ -778,14 +799,12 @@ impl Position {
         screen: &Screen,
         mut index: u32,
     ) -> Option<Move> {
-        let mut tile = slots.tiles[0];
-        for &t in &slots.tiles {
-            tile = t;
-            if index < u32::from(t.count) {
-                break;
-            }
-            index -= u32::from(t.count);
+        let mut i = 0;
+        while index >= u32::from(slots.tiles[i].count) {
+            index -= u32::from(slots.tiles[i].count);
+            i += 1;
         }
+        let tile = &slots.tiles[i];
         let slot = tile.slot as usize;
         let from = self.square_of(slot);
         let reach = screen.reach;
@@ -824,16 +843,10 @@ impl Position {
                     distance -= i32::from(tile.lines[line]);
                     line += 1;
                 }
+                // The line ends at the first tile: the squares before
+                // the destination are empty.
                 let (dx, dy) = dirs[line];
-                // Every square before the destination must be empty.
-                let mut square = from;
-                for _ in 0..distance {
-                    square = square.offset(dx, dy);
-                    if self.occupied(square) {
-                        return None;
-                    }
-                }
-                square.offset(dx, dy)
+                from.offset(dx * (distance + 1), dy * (distance + 1))
             }
         };
         if self.occupied(to) {

@@ -147,7 +147,7 @@ pub fn turn(pos: &mut Position, rng: &mut impl Rng, policy: Policy) -> Turn {
 }
 
 /// How many slots a uniform turn picks before it lists the candidates.
-const SLOT_PICKS: u32 = 64;
+const SLOT_PICKS: u32 = 24;
 
 /// Draws a uniformly random tile of the side to move's pile, which is not
 /// empty, and places it on a uniformly random legal square.
