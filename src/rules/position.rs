@@ -691,15 +691,41 @@ impl Position {
     /// The groups the table falls into without the tile in `slot`.
     pub(super) fn parts_without(&self, slot: usize) -> ArrayVec<u32, 4> {
         let mut parts = ArrayVec::new();
+        let neighbours = self.adjacent[slot];
         let mut left = self.present & !(1 << slot);
         while left != 0 {
-            let part = self.flood(left & left.wrapping_neg(), left);
-            // Each part holds a neighbour of the tile, and its 8
-            // neighbours fall into at most 4 groups around it.
-            parts.push(part);
-            left &= !part;
+            // Each part holds a neighbour of the tile (the table was one
+            // group with it), so once a flood from one neighbour has met
+            // all those left, what is left is one part: on a compact
+            // table the flood stops after a few tiles.
+            let targets = neighbours & left;
+            let seen = self.flood_until(targets & targets.wrapping_neg(), left, targets);
+            if seen & targets == targets {
+                parts.push(left);
+                break;
+            }
+            // The tile's 8 neighbours fall into at most 4 groups around it.
+            parts.push(seen);
+            left &= !seen;
         }
         parts
+    }
+
+    /// The tiles of `within` reached from `seed` through touching tiles of
+    /// `within`, or some of them: the flood may stop once it has met every
+    /// tile of `targets`.
+    #[inline]
+    fn flood_until(&self, seed: u32, within: u32, targets: u32) -> u32 {
+        let mut seen = seed;
+        let mut todo = seed;
+        while todo != 0 && seen & targets != targets {
+            let slot = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let new = self.adjacent[slot] & within & !seen;
+            seen |= new;
+            todo |= new;
+        }
+        seen
     }
 
     /// True when the tile in `slot` can leave the table (be captured, or
