@@ -149,6 +149,41 @@ impl Reach {
     fn contains(&self, s: Square) -> bool {
         s.x >= self.min_x && s.x <= self.max_x && s.y >= self.min_y && s.y <= self.max_y
     }
+
+    /// How many squares from `from`, which lies within the reach, along
+    /// each line in the order of `ORTHOGONAL` then `DIAGONAL` lie within
+    /// the reach.
+    #[inline(always)]
+    fn rooms(&self, from: Square) -> [u32; 8] {
+        let east = (self.max_x - from.x) as u32;
+        let west = (from.x - self.min_x) as u32;
+        let north = (self.max_y - from.y) as u32;
+        let south = (from.y - self.min_y) as u32;
+        [
+            east,
+            west,
+            north,
+            south,
+            east.min(north),
+            west.min(north),
+            east.min(south),
+            west.min(south),
+        ]
+    }
+
+    /// How many squares from `from` along the unit step `dx, dy` lie
+    /// within the reach: past it no square touches a tile.
+    #[inline(always)]
+    fn room(&self, from: Square, dx: i32, dy: i32) -> i32 {
+        let room = |d: i32, at: i32, lo: i32, hi: i32| match d {
+            1 => hi - at,
+            -1 => at - lo,
+            _ => i32::MAX,
+        };
+        room(dx, from.x, self.min_x, self.max_x)
+            .min(room(dy, from.y, self.min_y, self.max_y))
+            .max(0)
+    }
 }
 
 impl Position {
@@ -217,9 +252,18 @@ impl Position {
     /// a superset of the legal ones that [`Position::candidate_is_legal`]
     /// settles one by one. Random playouts test only the move they pick.
     pub fn generate_step_candidates(&mut self, list: &mut MoveList) -> Screen {
+        let screen = self.sampling_screen();
+        self.step_candidates(&screen, list);
+        screen
+    }
+
+    /// The [`Screen`] for trying candidates a few at a time, as random
+    /// playouts do: with [`Position::step_slots`] and
+    /// [`Position::slot_candidate`], or after
+    /// [`Position::generate_step_candidates`].
+    pub fn sampling_screen(&self) -> Screen {
         let mut screen = self.screen();
         screen.sampling = true;
-        self.step_candidates(&screen, list);
         screen
     }
 
@@ -305,10 +349,7 @@ impl Position {
         let attackers = if king == NO_SLOT {
             0
         } else {
-            let target = self.square_of(king as usize);
-            Slots(self.present & colour_mask(us.opposite()))
-                .filter(|&s| self.attacks(s, target))
-                .fold(0, |m, s| m | 1 << s)
+            self.attackers_of(king as usize)
         };
         Screen {
             reach: self.reach(),
@@ -583,20 +624,9 @@ impl Position {
     }
 
     fn slides(&self, from: Square, dirs: &[(i32, i32); 4], area: &Area, list: &mut MoveList) {
-        let reach = area.reach;
         for &(dx, dy) in dirs {
             // Past the reach no square touches a tile: nothing legal there.
-            let room = |d: i32, at: i32, lo: i32, hi: i32| match d {
-                1 => hi - at,
-                -1 => at - lo,
-                _ => i32::MAX,
-            };
-            let steps = room(dx, from.x, reach.min_x, reach.max_x).min(room(
-                dy,
-                from.y,
-                reach.min_y,
-                reach.max_y,
-            ));
+            let steps = area.reach.room(from, dx, dy);
             if steps <= 0 {
                 continue;
             }
@@ -676,6 +706,183 @@ impl Position {
         }
     }
 }
+
+/// The moves by movement of the side to move's tiles as numbered slots:
+/// every candidate of [`Position::generate_step_candidates`] has exactly
+/// one slot, and every other slot holds nothing.
+///
+/// A slot is one square a tile might reach: for a slider, each square of
+/// each line up to the first tile or the edge of the reach; for a king or
+/// knight, each of
+/// its 8 squares; for a pawn, its steps forward and its two captures.
+/// Counting them takes a few bit operations per line, so a playout can
+/// pick a slot uniformly, see whether it holds a candidate, and pick
+/// again if not: a uniform pick over the candidates without listing them.
+#[derive(Clone, Debug)]
+pub struct StepSlots {
+    tiles: ArrayVec<SlotTile, 16>,
+    total: u32,
+}
+
+/// One tile's share of a [`StepSlots`].
+#[derive(Clone, Copy, Debug)]
+struct SlotTile {
+    slot: u8,
+    count: u16,
+    /// For a slider, the squares of each line up to the first tile or the
+    /// reach's edge; for a pawn, how many squares it may step forward.
+    lines: [u8; 8],
+}
+
+impl StepSlots {
+    /// How many slots there are.
+    pub fn len(&self) -> u32 {
+        self.total
+    }
+
+    /// True when there are no slots: no tile of the side can move.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+}
+
+impl Position {
+    /// Numbers the slots of the side to move's tiles (see [`StepSlots`])
+    /// within `screen`'s reach.
+    pub fn step_slots(&self, screen: &Screen) -> StepSlots {
+        let reach = screen.reach;
+        let mut tiles = ArrayVec::new();
+        let mut total = 0;
+        for slot in Slots(self.present & colour_mask(self.side)) {
+            let from = self.square_of(slot);
+            let mut lines = [0u8; 8];
+            let count = match self.kinds[slot] {
+                Kind::King | Kind::Knight => 8,
+                Kind::Pawn => {
+                    let forward = if self.moved & (1 << slot) == 0 { 3 } else { 1 };
+                    lines[0] = forward;
+                    u32::from(forward) + 2
+                }
+                kind => {
+                    // Each line runs up to the first tile, or the reach's
+                    // edge.
+                    let blockers = self.blocker_distances(from);
+                    let rooms = reach.rooms(from);
+                    let mut all = [0u8; 8];
+                    for (i, line) in all.iter_mut().enumerate() {
+                        *line = rooms[i].min(blockers[i]) as u8;
+                    }
+                    lines = match kind {
+                        Kind::Rook => [all[0], all[1], all[2], all[3], 0, 0, 0, 0],
+                        Kind::Bishop => [all[4], all[5], all[6], all[7], 0, 0, 0, 0],
+                        _ => all,
+                    };
+                    lines.iter().map(|&l| u32::from(l)).sum()
+                }
+            };
+            tiles.push(SlotTile {
+                slot: slot as u8,
+                count: count as u16,
+                lines,
+            });
+            total += count;
+        }
+        StepSlots { tiles, total }
+    }
+
+    /// The candidate in slot `index` (below `slots.len()`) of the
+    /// numbering `slots` made with `screen`, or `None` when the slot holds
+    /// no candidate.
+    pub fn slot_candidate(
+        &self,
+        slots: &StepSlots,
+        screen: &Screen,
+        mut index: u32,
+    ) -> Option<Move> {
+        let mut i = 0;
+        while index >= u32::from(slots.tiles[i].count) {
+            index -= u32::from(slots.tiles[i].count);
+            i += 1;
+        }
+        let tile = &slots.tiles[i];
+        let slot = tile.slot as usize;
+        let from = self.square_of(slot);
+        let reach = screen.reach;
+        let index = index as usize;
+        let to = match self.kinds[slot] {
+            Kind::King => self.jump_target(from, KING[index], reach)?,
+            Kind::Knight => self.jump_target(from, KNIGHT[index], reach)?,
+            Kind::Pawn => {
+                let f = self.side.forward();
+                let forward = tile.lines[0] as usize;
+                if index < forward {
+                    let to = from.offset(0, (index as i32 + 1) * f);
+                    // The reach is a box holding `from`: if it holds `to`
+                    // it holds the squares between.
+                    if !reach.contains(to)
+                        || (1..=index as i32 + 1).any(|n| self.occupied(from.offset(0, n * f)))
+                    {
+                        return None;
+                    }
+                    return self.quiet_candidate(from, to);
+                }
+                let dx = if index == forward { -1 } else { 1 };
+                let to = from.offset(dx, f);
+                return (reach.contains(to) && self.occupied(to) && self.is_enemy(to))
+                    .then_some(Move::Step { from, to });
+            }
+            kind => {
+                let dirs: &[(i32, i32)] = match kind {
+                    Kind::Rook => &ORTHOGONAL,
+                    Kind::Bishop => &DIAGONAL,
+                    _ => &QUEEN,
+                };
+                let mut distance = index as i32;
+                let mut line = 0;
+                while distance >= i32::from(tile.lines[line]) {
+                    distance -= i32::from(tile.lines[line]);
+                    line += 1;
+                }
+                // The line ends at the first tile: the squares before
+                // the destination are empty.
+                let (dx, dy) = dirs[line];
+                from.offset(dx * (distance + 1), dy * (distance + 1))
+            }
+        };
+        if self.occupied(to) {
+            self.is_enemy(to).then_some(Move::Step { from, to })
+        } else {
+            self.quiet_candidate(from, to)
+        }
+    }
+
+    /// The square `offset` away from `from`, if it lies within the reach.
+    #[inline(always)]
+    fn jump_target(&self, from: Square, (dx, dy): (i32, i32), reach: Reach) -> Option<Square> {
+        let to = from.offset(dx, dy);
+        reach.contains(to).then_some(to)
+    }
+
+    /// The quiet step `from → to` onto an empty square, if `to` touches a
+    /// tile other than the mover.
+    #[inline(always)]
+    fn quiet_candidate(&self, from: Square, to: Square) -> Option<Move> {
+        self.has_neighbour_besides(to, from)
+            .then_some(Move::Step { from, to })
+    }
+}
+
+/// The queen's lines: the rook's, then the bishop's.
+const QUEEN: [(i32, i32); 8] = [
+    ORTHOGONAL[0],
+    ORTHOGONAL[1],
+    ORTHOGONAL[2],
+    ORTHOGONAL[3],
+    DIAGONAL[0],
+    DIAGONAL[1],
+    DIAGONAL[2],
+    DIAGONAL[3],
+];
 
 /// Where the side to move's tiles may go, connection-wise.
 struct Area {

@@ -50,6 +50,12 @@ pub struct Position {
     pub(super) board: [u8; 4096],
     /// Occupancy of the torus: bit `x mod 64` of row `y mod 64`.
     pub(super) rows: [u64; 64],
+    /// The same by the other lines a slider takes, each with bit `y mod 64`
+    /// for the square `x,y`: the column `x mod 64`, the diagonal
+    /// `(x − y) mod 64` and the anti-diagonal `(x + y) mod 64`.
+    columns: [u64; 64],
+    diagonals: [u64; 64],
+    anti_diagonals: [u64; 64],
     pub(super) xs: [i32; 32],
     pub(super) ys: [i32; 32],
     pub(super) kinds: [Kind; 32],
@@ -120,6 +126,9 @@ impl Position {
         Position {
             board: [NO_SLOT; 4096],
             rows: [0; 64],
+            columns: [0; 64],
+            diagonals: [0; 64],
+            anti_diagonals: [0; 64],
             xs: [0; 32],
             ys: [0; 32],
             kinds: [Kind::Pawn; 32],
@@ -462,6 +471,10 @@ impl Position {
         self.ys[slot] = square.y;
         self.board[square.cell()] = slot as u8;
         self.rows[(square.y & 63) as usize] |= 1 << (square.x & 63);
+        let (column, diagonal, anti_diagonal, bit) = Self::lines_of(square);
+        self.columns[column] |= bit;
+        self.diagonals[diagonal] |= bit;
+        self.anti_diagonals[anti_diagonal] |= bit;
     }
 
     /// Takes the tile in `slot` off the table.
@@ -471,6 +484,10 @@ impl Position {
         self.present &= !(1 << slot);
         self.board[square.cell()] = NO_SLOT;
         self.rows[(square.y & 63) as usize] &= !(1 << (square.x & 63));
+        let (column, diagonal, anti_diagonal, bit) = Self::lines_of(square);
+        self.columns[column] &= !bit;
+        self.diagonals[diagonal] &= !bit;
+        self.anti_diagonals[anti_diagonal] &= !bit;
     }
 
     fn recompute_sums(&mut self) {
@@ -516,6 +533,48 @@ impl Position {
             piece: Piece::new(Self::colour_of(slot), self.kinds[slot]),
             moved: self.moved & (1 << slot) != 0,
         }
+    }
+
+    /// The column, diagonal and anti-diagonal of `square` on the torus,
+    /// and its bit in each.
+    #[inline(always)]
+    fn lines_of(square: Square) -> (usize, usize, usize, u64) {
+        let (x, y) = (square.x & 63, square.y & 63);
+        (
+            x as usize,
+            ((x - y) & 63) as usize,
+            ((x + y) & 63) as usize,
+            1 << y,
+        )
+    }
+
+    /// How far from `from` the first tile stands along each line, in the
+    /// order of `ORTHOGONAL` then `DIAGONAL`: 1 for the next square.
+    /// Meaningful up to 32 squares away (see the module comment); beyond,
+    /// it may see the far side of the torus or nothing (64 or more).
+    #[inline(always)]
+    pub(super) fn blocker_distances(&self, from: Square) -> [u32; 8] {
+        let (column, diagonal, anti_diagonal, _) = Self::lines_of(from);
+        let (x, y) = ((from.x & 63) as u32, (from.y & 63) as u32);
+        // With the bit of `from` at `at`, the square `k` further up the
+        // word is bit `k` of `up`, the square `k` further down bit
+        // `63 − k` of `down`; `from` itself drops out of both.
+        let ahead = |line: u64, at: u32| (line.rotate_right(at) >> 1).trailing_zeros() + 1;
+        let behind = |line: u64, at: u32| (line.rotate_left(63 - at) << 1).leading_zeros() + 1;
+        let row = self.rows[y as usize];
+        let column = self.columns[column];
+        let diagonal = self.diagonals[diagonal];
+        let anti_diagonal = self.anti_diagonals[anti_diagonal];
+        [
+            ahead(row, x),
+            behind(row, x),
+            ahead(column, y),
+            behind(column, y),
+            ahead(diagonal, y),
+            ahead(anti_diagonal, y),
+            behind(anti_diagonal, y),
+            behind(diagonal, y),
+        ]
     }
 
     /// True when a tile stands on `square` (near the group; see the module
@@ -632,15 +691,41 @@ impl Position {
     /// The groups the table falls into without the tile in `slot`.
     pub(super) fn parts_without(&self, slot: usize) -> ArrayVec<u32, 4> {
         let mut parts = ArrayVec::new();
+        let neighbours = self.adjacent[slot];
         let mut left = self.present & !(1 << slot);
         while left != 0 {
-            let part = self.flood(left & left.wrapping_neg(), left);
-            // Each part holds a neighbour of the tile, and its 8
-            // neighbours fall into at most 4 groups around it.
-            parts.push(part);
-            left &= !part;
+            // Each part holds a neighbour of the tile (the table was one
+            // group with it), so once a flood from one neighbour has met
+            // all those left, what is left is one part: on a compact
+            // table the flood stops after a few tiles.
+            let targets = neighbours & left;
+            let seen = self.flood_until(targets & targets.wrapping_neg(), left, targets);
+            if seen & targets == targets {
+                parts.push(left);
+                break;
+            }
+            // The tile's 8 neighbours fall into at most 4 groups around it.
+            parts.push(seen);
+            left &= !seen;
         }
         parts
+    }
+
+    /// The tiles of `within` reached from `seed` through touching tiles of
+    /// `within`, or some of them: the flood may stop once it has met every
+    /// tile of `targets`.
+    #[inline]
+    fn flood_until(&self, seed: u32, within: u32, targets: u32) -> u32 {
+        let mut seen = seed;
+        let mut todo = seed;
+        while todo != 0 && seen & targets != targets {
+            let slot = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let new = self.adjacent[slot] & within & !seen;
+            seen |= new;
+            todo |= new;
+        }
+        seen
     }
 
     /// True when the tile in `slot` can leave the table (be captured, or
@@ -650,38 +735,6 @@ impl Position {
         ring_connected(self.ring(self.square_of(slot))) || self.connected_without(1 << slot)
     }
 
-    /// True when the tile in `slot` could capture on `target` by its
-    /// movement, path clear; whether the capture keeps the table together
-    /// is not considered.
-    #[inline]
-    pub(super) fn attacks(&self, slot: usize, target: Square) -> bool {
-        let (dx, dy) = (target.x - self.xs[slot], target.y - self.ys[slot]);
-        let (ax, ay) = (dx.abs(), dy.abs());
-        match self.kinds[slot] {
-            Kind::Pawn => ax == 1 && dy == Self::colour_of(slot).forward(),
-            Kind::Knight => (ax == 1 && ay == 2) || (ax == 2 && ay == 1),
-            Kind::King => ax <= 1 && ay <= 1,
-            Kind::Rook => (dx == 0 || dy == 0) && self.path_clear(slot, dx, dy),
-            Kind::Bishop => ax == ay && self.path_clear(slot, dx, dy),
-            Kind::Queen => (dx == 0 || dy == 0 || ax == ay) && self.path_clear(slot, dx, dy),
-        }
-    }
-
-    /// True when the squares strictly between the tile in `slot` and the
-    /// square `dx, dy` away along a line are empty.
-    #[inline]
-    fn path_clear(&self, slot: usize, dx: i32, dy: i32) -> bool {
-        let (sx, sy) = (dx.signum(), dy.signum());
-        let mut square = self.square_of(slot).offset(sx, sy);
-        for _ in 1..dx.abs().max(dy.abs()) {
-            if self.occupied(square) {
-                return false;
-            }
-            square = square.offset(sx, sy);
-        }
-        true
-    }
-
     /// True when `colour`'s king is on the table and some enemy tile
     /// attacks it by a capture that keeps the table one group.
     pub(super) fn king_capturable(&self, colour: Colour) -> bool {
@@ -689,9 +742,50 @@ impl Position {
         if king == NO_SLOT {
             return false;
         }
-        let target = self.square_of(king as usize);
-        Slots(self.present & colour_mask(colour.opposite()))
-            .any(|s| self.attacks(s, target) && self.removable(s))
+        Slots(self.attackers_of(king as usize)).any(|s| self.removable(s))
+    }
+
+    /// The enemy tiles that could capture the tile in `slot` by their
+    /// movement, path clear; whether the capture keeps the table together
+    /// is not considered. The paths of all lines are read at once.
+    #[inline]
+    pub(super) fn attackers_of(&self, slot: usize) -> u32 {
+        let target = self.square_of(slot);
+        let enemy = Self::colour_of(slot).opposite();
+        let blockers = self.blocker_distances(target);
+        let mut attackers = 0;
+        for s in Slots(self.present & colour_mask(enemy)) {
+            let (dx, dy) = (target.x - self.xs[s], target.y - self.ys[s]);
+            let (ax, ay) = (dx.abs(), dy.abs());
+            // The line from the target towards the tile, in the order of
+            // `blocker_distances`: the tile attacks along it when it is
+            // the first tile on it.
+            let line = || -> usize {
+                match (dx.signum(), dy.signum()) {
+                    (-1, 0) => 0,
+                    (1, 0) => 1,
+                    (0, -1) => 2,
+                    (0, 1) => 3,
+                    (-1, -1) => 4,
+                    (1, -1) => 5,
+                    (-1, 1) => 6,
+                    _ => 7,
+                }
+            };
+            let clear = || blockers[line()] == ax.max(ay) as u32;
+            let attacks = match self.kinds[s] {
+                Kind::Pawn => ax == 1 && dy == enemy.forward(),
+                Kind::Knight => (ax == 1 && ay == 2) || (ax == 2 && ay == 1),
+                Kind::King => ax <= 1 && ay <= 1,
+                Kind::Rook => (dx == 0 || dy == 0) && clear(),
+                Kind::Bishop => ax == ay && clear(),
+                Kind::Queen => (dx == 0 || dy == 0 || ax == ay) && clear(),
+            };
+            if attacks {
+                attackers |= 1 << s;
+            }
+        }
+        attackers
     }
 
     /// The smallest box holding every tile: (min x, min y, max x, max y).

@@ -13,7 +13,7 @@
 //! test per pick instead of one per candidate.
 
 use super::eval::value;
-use crate::rules::{Ending, GameEnd, Kind, Move, MoveList, Piece, Position, Square};
+use crate::rules::{Ending, GameEnd, Kind, Move, MoveList, Piece, Position, Screen, Square};
 use arrayvec::ArrayVec;
 use rand::Rng;
 
@@ -82,6 +82,30 @@ pub fn random_turn(pos: &mut Position, rng: &mut impl Rng) -> Turn {
 pub fn turn(pos: &mut Position, rng: &mut impl Rng, policy: Policy) -> Turn {
     let us = pos.side_to_move();
     let pile = pos.pile(us);
+    if policy == Policy::Uniform {
+        // Pick among the numbered slots and "draw" until a slot holds a
+        // legal move: uniform over the legal moves and "draw", as every
+        // one of them has one slot. Listing the candidates costs more
+        // than the few picks most turns need.
+        let mut screen = pos.sampling_screen();
+        let slots = pos.step_slots(&screen);
+        let options = slots.len() + u32::from(!pile.is_empty());
+        if options > 0 {
+            for _ in 0..SLOT_PICKS {
+                let pick = rng.gen_range(0..options);
+                if pick == slots.len() {
+                    return place(pos, rng, &mut screen);
+                }
+                if let Some(mv) = pos.slot_candidate(&slots, &screen, pick) {
+                    if pos.candidate_is_legal(mv, &mut screen) {
+                        return Turn::Play(mv);
+                    }
+                }
+            }
+        }
+        // Few slots hold legal moves, or none: list the candidates. The
+        // picks so far, all failed, do not bias this fresh uniform pick.
+    }
     let mut list = MoveList::new();
     let mut screen = pos.generate_step_candidates(&mut list);
     if policy == Policy::Captures {
@@ -119,6 +143,17 @@ pub fn turn(pos: &mut Position, rng: &mut impl Rng, policy: Policy) -> Turn {
         }
         list.swap_remove(pick);
     }
+    place(pos, rng, &mut screen)
+}
+
+/// How many slots a uniform turn picks before it lists the candidates.
+const SLOT_PICKS: u32 = 24;
+
+/// Draws a uniformly random tile of the side to move's pile, which is not
+/// empty, and places it on a uniformly random legal square.
+fn place(pos: &mut Position, rng: &mut impl Rng, screen: &mut Screen) -> Turn {
+    let us = pos.side_to_move();
+    let pile = pos.pile(us);
     let kind = pile.nth(rng.gen_range(0..pile.len()));
     let piece = Piece::new(us, kind);
     let mut squares: ArrayVec<Square, 256> = ArrayVec::new();
@@ -129,7 +164,7 @@ pub fn turn(pos: &mut Position, rng: &mut impl Rng, policy: Policy) -> Turn {
             piece,
             to: squares[pick],
         };
-        if pos.candidate_is_legal(mv, &mut screen) {
+        if pos.candidate_is_legal(mv, screen) {
             return Turn::Play(mv);
         }
         squares.swap_remove(pick);
@@ -274,6 +309,39 @@ mod tests {
                 accepted.sort();
                 legal.sort();
                 assert_eq!(accepted, legal, "in {pos}");
+                positions += 1;
+                match random_turn(&mut pos, &mut rng) {
+                    Turn::Play(mv) => {
+                        pos.make(mv);
+                    }
+                    _ => break,
+                }
+            }
+        }
+        assert!(positions > 10_000, "{positions}");
+    }
+
+    /// Every candidate has exactly one slot and every other slot holds
+    /// nothing, in every position of many random games: so a uniform pick
+    /// of a slot that holds a candidate is a uniform pick of a candidate.
+    #[test]
+    fn slots_number_each_candidate_once() {
+        let mut rng = ChaCha8Rng::seed_from_u64(41);
+        let mut positions = 0;
+        for _ in 0..120 {
+            let mut pos = Position::startpos();
+            for _ in 0..150 {
+                let mut candidates = MoveList::new();
+                pos.generate_step_candidates(&mut candidates);
+                let screen = pos.sampling_screen();
+                let slots = pos.step_slots(&screen);
+                let mut numbered: Vec<Move> = (0..slots.len())
+                    .filter_map(|i| pos.slot_candidate(&slots, &screen, i))
+                    .collect();
+                let mut candidates = candidates.to_vec();
+                numbered.sort();
+                candidates.sort();
+                assert_eq!(numbered, candidates, "in {pos}");
                 positions += 1;
                 match random_turn(&mut pos, &mut rng) {
                     Turn::Play(mv) => {
