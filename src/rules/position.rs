@@ -747,11 +747,17 @@ impl Position {
 
     /// The enemy tiles that could capture the tile in `slot` by their
     /// movement, path clear; whether the capture keeps the table together
-    /// is not considered. The paths of all lines are read at once.
+    /// is not considered.
     #[inline]
     pub(super) fn attackers_of(&self, slot: usize) -> u32 {
-        let target = self.square_of(slot);
-        let enemy = Self::colour_of(slot).opposite();
+        self.attackers(Self::colour_of(slot).opposite(), self.square_of(slot))
+    }
+
+    /// `enemy`'s tiles that attack `target` (a square near the group) by
+    /// their movement, path clear, as a set of slots. The paths of all
+    /// lines are read at once.
+    #[inline]
+    pub(super) fn attackers(&self, enemy: Colour, target: Square) -> u32 {
         let blockers = self.blocker_distances(target);
         let mut attackers = 0;
         for s in Slots(self.present & colour_mask(enemy)) {

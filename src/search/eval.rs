@@ -46,7 +46,7 @@ pub fn king_pressure(pos: &Position, colour: Colour) -> i32 {
     let mut attacked = 0;
     for dy in -1..=1 {
         for dx in -1..=1 {
-            attacked += i32::from(pos.attackers_of(colour, king.offset(dx, dy)) > 0);
+            attacked += i32::from(pos.attack_count(colour, king.offset(dx, dy)) > 0);
         }
     }
     attacked
