@@ -612,16 +612,7 @@ impl Position {
     /// of `within`.
     #[inline]
     fn flood(&self, seed: u32, within: u32) -> u32 {
-        let mut seen = seed;
-        let mut todo = seed;
-        while todo != 0 {
-            let slot = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
-            let new = self.adjacent[slot] & within & !seen;
-            seen |= new;
-            todo |= new;
-        }
-        seen
+        self.flood_until(seed, within, within)
     }
 
     /// True when the tiles on the table, less the slots in `skip`, are one
