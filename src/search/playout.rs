@@ -235,6 +235,32 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
     use std::collections::HashMap;
 
+    /// Calls `visit` with each position of `games` random games of up to
+    /// 150 turns from the start, and the games' randomness; returns how
+    /// many positions it visited.
+    fn each_position_of_random_games(
+        seed: u64,
+        games: usize,
+        mut visit: impl FnMut(&mut Position, &mut ChaCha8Rng),
+    ) -> usize {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut positions = 0;
+        for _ in 0..games {
+            let mut pos = Position::startpos();
+            for _ in 0..150 {
+                visit(&mut pos, &mut rng);
+                positions += 1;
+                match random_turn(&mut pos, &mut rng) {
+                    Turn::Play(mv) => {
+                        pos.make(mv);
+                    }
+                    _ => break,
+                }
+            }
+        }
+        positions
+    }
+
     /// Every option is chosen with its share, within five standard
     /// deviations, and nothing illegal is ever chosen.
     fn check_uniform(position: &str) {
@@ -291,33 +317,21 @@ mod tests {
     /// every position of many random games.
     #[test]
     fn sampled_candidates_agree_with_legal_generation() {
-        let mut rng = ChaCha8Rng::seed_from_u64(21);
-        let mut positions = 0;
-        for _ in 0..120 {
-            let mut pos = Position::startpos();
-            for _ in 0..150 {
-                let mut candidates = MoveList::new();
-                let mut screen = pos.generate_step_candidates(&mut candidates);
-                let mut accepted: Vec<Move> = candidates
-                    .iter()
-                    .copied()
-                    .filter(|&mv| pos.candidate_is_legal(mv, &mut screen))
-                    .collect();
-                let mut legal = MoveList::new();
-                pos.generate_steps(&mut legal);
-                let mut legal: Vec<Move> = legal.to_vec();
-                accepted.sort();
-                legal.sort();
-                assert_eq!(accepted, legal, "in {pos}");
-                positions += 1;
-                match random_turn(&mut pos, &mut rng) {
-                    Turn::Play(mv) => {
-                        pos.make(mv);
-                    }
-                    _ => break,
-                }
-            }
-        }
+        let positions = each_position_of_random_games(21, 120, |pos, _| {
+            let mut candidates = MoveList::new();
+            let mut screen = pos.generate_step_candidates(&mut candidates);
+            let mut accepted: Vec<Move> = candidates
+                .iter()
+                .copied()
+                .filter(|&mv| pos.candidate_is_legal(mv, &mut screen))
+                .collect();
+            let mut legal = MoveList::new();
+            pos.generate_steps(&mut legal);
+            let mut legal: Vec<Move> = legal.to_vec();
+            accepted.sort();
+            legal.sort();
+            assert_eq!(accepted, legal, "in {pos}");
+        });
         assert!(positions > 10_000, "{positions}");
     }
 
@@ -326,31 +340,19 @@ mod tests {
     /// of a slot that holds a candidate is a uniform pick of a candidate.
     #[test]
     fn slots_number_each_candidate_once() {
-        let mut rng = ChaCha8Rng::seed_from_u64(41);
-        let mut positions = 0;
-        for _ in 0..120 {
-            let mut pos = Position::startpos();
-            for _ in 0..150 {
-                let mut candidates = MoveList::new();
-                pos.generate_step_candidates(&mut candidates);
-                let screen = pos.sampling_screen();
-                let slots = pos.step_slots(&screen);
-                let mut numbered: Vec<Move> = (0..slots.len())
-                    .filter_map(|i| pos.slot_candidate(&slots, &screen, i))
-                    .collect();
-                let mut candidates = candidates.to_vec();
-                numbered.sort();
-                candidates.sort();
-                assert_eq!(numbered, candidates, "in {pos}");
-                positions += 1;
-                match random_turn(&mut pos, &mut rng) {
-                    Turn::Play(mv) => {
-                        pos.make(mv);
-                    }
-                    _ => break,
-                }
-            }
-        }
+        let positions = each_position_of_random_games(41, 120, |pos, _| {
+            let mut candidates = MoveList::new();
+            pos.generate_step_candidates(&mut candidates);
+            let screen = pos.sampling_screen();
+            let slots = pos.step_slots(&screen);
+            let mut numbered: Vec<Move> = (0..slots.len())
+                .filter_map(|i| pos.slot_candidate(&slots, &screen, i))
+                .collect();
+            let mut candidates = candidates.to_vec();
+            numbered.sort();
+            candidates.sort();
+            assert_eq!(numbered, candidates, "in {pos}");
+        });
         assert!(positions > 10_000, "{positions}");
     }
 
@@ -358,40 +360,30 @@ mod tests {
     /// there is one, and otherwise a legal turn.
     #[test]
     fn the_captures_policy_takes_the_most_valuable_capture() {
-        let mut rng = ChaCha8Rng::seed_from_u64(8);
         let mut with_captures = 0;
-        for _ in 0..60 {
-            let mut pos = Position::startpos();
-            for _ in 0..150 {
-                let legal = pos.legal_moves();
-                let victim = |mv: &Move| match *mv {
-                    Move::Step { to, .. } => pos.tile_at(to).map(|t| value(t.piece.kind)),
-                    Move::Place { .. } => None,
-                };
-                let best = legal.iter().filter_map(victim).max();
-                let turn = turn(&mut pos.clone(), &mut rng, Policy::Captures);
-                match (turn, best) {
-                    (Turn::Play(mv), Some(best)) => {
-                        with_captures += 1;
-                        assert!(legal.contains(&mv), "{mv} in {pos}");
-                        assert_eq!(victim(&mv), Some(best), "{mv} in {pos}");
-                    }
-                    (Turn::Play(mv), None) => {
-                        let placed = matches!(mv, Move::Place { piece, .. }
-                            if pos.legal_placements(piece.kind).contains(&mv));
-                        assert!(legal.contains(&mv) || placed, "{mv} in {pos}");
-                    }
-                    (_, Some(_)) => panic!("a capture was missed in {pos}"),
-                    (_, None) => {}
+        each_position_of_random_games(8, 60, |pos, rng| {
+            let legal = pos.legal_moves();
+            let victim = |mv: &Move| match *mv {
+                Move::Step { to, .. } => pos.tile_at(to).map(|t| value(t.piece.kind)),
+                Move::Place { .. } => None,
+            };
+            let best = legal.iter().filter_map(victim).max();
+            let turn = turn(&mut pos.clone(), rng, Policy::Captures);
+            match (turn, best) {
+                (Turn::Play(mv), Some(best)) => {
+                    with_captures += 1;
+                    assert!(legal.contains(&mv), "{mv} in {pos}");
+                    assert_eq!(victim(&mv), Some(best), "{mv} in {pos}");
                 }
-                match random_turn(&mut pos, &mut rng) {
-                    Turn::Play(mv) => {
-                        pos.make(mv);
-                    }
-                    _ => break,
+                (Turn::Play(mv), None) => {
+                    let placed = matches!(mv, Move::Place { piece, .. }
+                        if pos.legal_placements(piece.kind).contains(&mv));
+                    assert!(legal.contains(&mv) || placed, "{mv} in {pos}");
                 }
+                (_, Some(_)) => panic!("a capture was missed in {pos}"),
+                (_, None) => {}
             }
-        }
+        });
         assert!(with_captures > 500, "{with_captures}");
     }
 
