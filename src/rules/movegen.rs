@@ -368,13 +368,15 @@ impl Position {
     /// True when the holding tile in `slot`, moved to the empty `to`,
     /// touches every part of the table it left.
     fn joins_parts(&self, slot: usize, to: Square, screen: &mut Screen) -> bool {
-        // There are at least two parts to touch.
+        let from = self.square_of(slot);
         let mut ring = self.ring(to) & !CENTRE;
-        if to.is_adjacent(self.square_of(slot)) {
-            let from = self.square_of(slot);
+        if to.is_adjacent(from) {
             ring &= !ring_bit(from.x - to.x, from.y - to.y);
         }
-        if ring.count_ones() < 2 {
+        // There are two parts at least to touch, and tiles of different
+        // parts never touch: the tiles around `to` must fall into two
+        // groups at least.
+        if ring_connected(ring) {
             return false;
         }
         let touching = self.neighbour_slots(to) & !(1 << slot);
@@ -399,7 +401,7 @@ impl Position {
     fn shields_of(&self, screen: &mut Screen) -> u32 {
         *screen
             .shields
-            .get_or_insert_with(|| self.shields(self.square_of(screen.king as usize), screen.reach))
+            .get_or_insert_with(|| self.shields(self.square_of(screen.king as usize)))
     }
 
     /// Works out the shape of the table without each attacker.
@@ -433,33 +435,39 @@ impl Position {
 
     /// The side to move's tiles that stand alone between its king on
     /// `king` and an enemy slider: moving one could open the line.
-    fn shields(&self, king: Square, reach: Reach) -> u32 {
+    fn shields(&self, king: Square) -> u32 {
         let mut shields = 0;
-        for (dirs, slider) in [(&ORTHOGONAL, Kind::Rook), (&DIAGONAL, Kind::Bishop)] {
-            for &(dx, dy) in dirs {
-                let mut square = king.offset(dx, dy);
-                let mut shield = None;
-                while reach.contains(square) {
-                    if let Some(slot) = self.tile_slot(square) {
-                        if Self::colour_of(slot) == self.side {
-                            if shield.is_some() {
-                                break;
-                            }
-                            shield = Some(slot);
-                        } else {
-                            let kind = self.kinds[slot];
-                            if let (Some(s), true) = (shield, kind == slider || kind == Kind::Queen)
-                            {
-                                shields |= 1 << s;
-                            }
-                            break;
-                        }
-                    }
-                    square = square.offset(dx, dy);
-                }
+        let first = self.blocker_distances(king);
+        for (line, &(dx, dy)) in ORTHOGONAL.iter().chain(&DIAGONAL).enumerate() {
+            let d = first[line] as i32;
+            let Some(shield) = self.slot_on(king.offset(dx * d, dy * d)) else {
+                continue;
+            };
+            if Self::colour_of(shield) != self.side {
+                continue;
+            }
+            let behind = self.square_of(shield);
+            let d = self.blocker_distances(behind)[line] as i32;
+            let Some(slider) = self.slot_on(behind.offset(dx * d, dy * d)) else {
+                continue;
+            };
+            let kind = self.kinds[slider];
+            let rides =
+                kind == Kind::Queen || kind == if line < 4 { Kind::Rook } else { Kind::Bishop };
+            if Self::colour_of(slider) != self.side && rides {
+                shields |= 1 << shield;
             }
         }
         shields
+    }
+
+    /// The tile on `square`, a square a line from a tile met first: the
+    /// square is compared too, as a line that ran off the group may meet
+    /// a tile across the torus.
+    #[inline(always)]
+    fn slot_on(&self, square: Square) -> Option<usize> {
+        let slot = self.board[square.cell()];
+        (slot != NO_SLOT && self.square_of(slot as usize) == square).then_some(slot as usize)
     }
 
     /// One square around every tile, within the coordinate limit.
@@ -615,12 +623,6 @@ impl Position {
     #[inline(always)]
     fn push_capture(&self, from: Square, to: Square, list: &mut MoveList) {
         list.push(Move::Step { from, to });
-    }
-
-    #[inline(always)]
-    fn tile_slot(&self, s: Square) -> Option<usize> {
-        let slot = self.board[s.cell()];
-        (slot != NO_SLOT).then_some(slot as usize)
     }
 
     fn slides(&self, from: Square, dirs: &[(i32, i32); 4], area: &Area, list: &mut MoveList) {
