@@ -250,11 +250,11 @@ impl Position {
 
     /// Appends the candidate moves of the side to move's tiles to `list`:
     /// a superset of the legal ones that [`Position::candidate_is_legal`]
-    /// settles one by one. Random playouts test only the move they pick.
-    pub fn generate_step_candidates(&mut self, list: &mut MoveList) -> Screen {
-        let screen = self.sampling_screen();
-        self.step_candidates(&screen, list);
-        screen
+    /// settles one by one under `screen`, this position's
+    /// [`Position::sampling_screen`]. Random playouts test only the move
+    /// they pick.
+    pub fn generate_step_candidates(&self, screen: &Screen, list: &mut MoveList) {
+        self.step_candidates(screen, list);
     }
 
     /// The [`Screen`] for trying candidates a few at a time, as random
@@ -566,7 +566,7 @@ impl Position {
         list.truncate(kept);
     }
 
-    fn step_candidates(&mut self, screen: &Screen, list: &mut MoveList) {
+    fn step_candidates(&self, screen: &Screen, list: &mut MoveList) {
         let us = self.side;
         let area = Area {
             reach: screen.reach,

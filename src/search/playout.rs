@@ -82,12 +82,14 @@ pub fn random_turn(pos: &mut Position, rng: &mut impl Rng) -> Turn {
 pub fn turn(pos: &mut Position, rng: &mut impl Rng, policy: Policy) -> Turn {
     let us = pos.side_to_move();
     let pile = pos.pile(us);
+    // What the picks below learn about the position (which tiles hold
+    // the table together, the king's attackers) serves them all.
+    let mut screen = pos.sampling_screen();
     if policy == Policy::Uniform {
         // Pick among the numbered slots and "draw" until a slot holds a
         // legal move: uniform over the legal moves and "draw", as every
         // one of them has one slot. Listing the candidates costs more
         // than the few picks most turns need.
-        let mut screen = pos.sampling_screen();
         let slots = pos.step_slots(&screen);
         let options = slots.len() + u32::from(!pile.is_empty());
         if options > 0 {
@@ -107,7 +109,7 @@ pub fn turn(pos: &mut Position, rng: &mut impl Rng, policy: Policy) -> Turn {
         // picks so far, all failed, do not bias this fresh uniform pick.
     }
     let mut list = MoveList::new();
-    let mut screen = pos.generate_step_candidates(&mut list);
+    pos.generate_step_candidates(&screen, &mut list);
     if policy == Policy::Captures {
         // Victims by value, most valuable first; a random offset breaks
         // ties without favouring the order of generation.
@@ -319,7 +321,8 @@ mod tests {
     fn sampled_candidates_agree_with_legal_generation() {
         let positions = each_position_of_random_games(21, 120, |pos, _| {
             let mut candidates = MoveList::new();
-            let mut screen = pos.generate_step_candidates(&mut candidates);
+            let mut screen = pos.sampling_screen();
+            pos.generate_step_candidates(&screen, &mut candidates);
             let mut accepted: Vec<Move> = candidates
                 .iter()
                 .copied()
@@ -342,8 +345,8 @@ mod tests {
     fn slots_number_each_candidate_once() {
         let positions = each_position_of_random_games(41, 120, |pos, _| {
             let mut candidates = MoveList::new();
-            pos.generate_step_candidates(&mut candidates);
             let screen = pos.sampling_screen();
+            pos.generate_step_candidates(&screen, &mut candidates);
             let slots = pos.step_slots(&screen);
             let mut numbered: Vec<Move> = (0..slots.len())
                 .filter_map(|i| pos.slot_candidate(&slots, &screen, i))
