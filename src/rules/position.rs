@@ -56,6 +56,10 @@ pub struct Position {
     columns: [u64; 64],
     diagonals: [u64; 64],
     anti_diagonals: [u64; 64],
+    /// Bit `y mod 64` for each torus row holding a tile, bit `x mod 64`
+    /// for each column: the group's box is the one run of each.
+    occupied_rows: u64,
+    occupied_columns: u64,
     pub(super) xs: [i32; 32],
     pub(super) ys: [i32; 32],
     pub(super) kinds: [Kind; 32],
@@ -129,6 +133,8 @@ impl Position {
             columns: [0; 64],
             diagonals: [0; 64],
             anti_diagonals: [0; 64],
+            occupied_rows: 0,
+            occupied_columns: 0,
             xs: [0; 32],
             ys: [0; 32],
             kinds: [Kind::Pawn; 32],
@@ -473,6 +479,8 @@ impl Position {
         self.rows[(square.y & 63) as usize] |= 1 << (square.x & 63);
         let (column, diagonal, anti_diagonal, bit) = Self::lines_of(square);
         self.columns[column] |= bit;
+        self.occupied_rows |= bit;
+        self.occupied_columns |= 1 << column;
         self.diagonals[diagonal] |= bit;
         self.anti_diagonals[anti_diagonal] |= bit;
     }
@@ -483,9 +491,16 @@ impl Position {
         let square = self.square_of(slot);
         self.present &= !(1 << slot);
         self.board[square.cell()] = NO_SLOT;
-        self.rows[(square.y & 63) as usize] &= !(1 << (square.x & 63));
+        let row = &mut self.rows[(square.y & 63) as usize];
+        *row &= !(1 << (square.x & 63));
+        if *row == 0 {
+            self.occupied_rows &= !(1 << (square.y & 63));
+        }
         let (column, diagonal, anti_diagonal, bit) = Self::lines_of(square);
         self.columns[column] &= !bit;
+        if self.columns[column] == 0 {
+            self.occupied_columns &= !(1 << column);
+        }
         self.diagonals[diagonal] &= !bit;
         self.anti_diagonals[anti_diagonal] &= !bit;
     }
@@ -787,12 +802,21 @@ impl Position {
 
     /// The smallest box holding every tile: (min x, min y, max x, max y).
     pub(super) fn bounds(&self) -> (i32, i32, i32, i32) {
-        let mut b = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
-        for slot in Slots(self.present) {
-            let (x, y) = (self.xs[slot], self.ys[slot]);
-            b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y));
+        if self.present == 0 {
+            return (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
         }
-        b
+        // The rows of a group spanning fewer than 64 form one run around
+        // the torus: it starts at the row whose row below is empty. Any
+        // tile gives the true coordinates.
+        let span = |occupied: u64, at: i32| {
+            let first = (occupied & !occupied.rotate_left(1)).trailing_zeros() as i32;
+            let last = (occupied & !occupied.rotate_right(1)).trailing_zeros() as i32;
+            (at - ((at - first) & 63), at + ((last - at) & 63))
+        };
+        let any = self.present.trailing_zeros() as usize;
+        let (min_x, max_x) = span(self.occupied_columns, self.xs[any]);
+        let (min_y, max_y) = span(self.occupied_rows, self.ys[any]);
+        (min_x, min_y, max_x, max_y)
     }
 
     /// True when a tile other than the one on `except` touches `square`.
@@ -937,3 +961,55 @@ impl fmt::Display for PositionError {
 }
 
 impl std::error::Error for PositionError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::playout::{random_turn, Turn};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// The box of the tiles, worked out from their coordinates alone.
+    fn box_of_tiles(pos: &Position) -> (i32, i32, i32, i32) {
+        let tiles = pos.tiles();
+        let xs = tiles.iter().map(|t| t.square.x);
+        let ys = tiles.iter().map(|t| t.square.y);
+        (
+            xs.clone().min().unwrap(),
+            ys.clone().min().unwrap(),
+            xs.max().unwrap(),
+            ys.max().unwrap(),
+        )
+    }
+
+    /// The box read off the occupied torus rows and columns is the box of
+    /// the tiles: across the torus's seam, far from the origin, and in
+    /// every position of random games.
+    #[test]
+    fn bounds_are_the_box_of_the_tiles() {
+        for position in [
+            "K62,0/P63,0/p64,1/k65,2 w QRRBBNNPPPPPPP/qrrbbnnppppppp 0 9",
+            "K-1000000,-64/P-999999,-63/k-999998,-62 w QRRBBNNPPPPPPP/qrrbbnnpppppppp 0 9",
+            "k-2,-1/P-1,-1/K0,0 w QRRBBNNPPPPPPP/qrrbbnnpppppppp 0 3",
+        ] {
+            let pos: Position = position.parse().unwrap();
+            assert_eq!(pos.bounds(), box_of_tiles(&pos), "{position}");
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut positions = 0;
+        for _ in 0..60 {
+            let mut pos = Position::startpos();
+            for _ in 0..150 {
+                match random_turn(&mut pos, &mut rng) {
+                    Turn::Play(mv) => {
+                        pos.make(mv);
+                    }
+                    _ => break,
+                }
+                assert_eq!(pos.bounds(), box_of_tiles(&pos), "{pos}");
+                positions += 1;
+            }
+        }
+        assert!(positions > 5_000, "{positions}");
+    }
+}
