@@ -6,12 +6,12 @@
 //! in the prime field of order `P = 2^64 − 2^32 + 1`, where
 //! `e = (x + 64·y) mod 4096` and `C` has multiplicative order 4096.
 //! Translating the table by `(tx, ty)` multiplies the sum `H` by
-//! `C^(tx + 64·ty)`, and the sum of the exponents `S` grows by
-//! `n·(tx + 64·ty)` for `n` tiles, so `H^n · C^(−S)` does not change: that
-//! is the key of the table. `H` and `S` change by one or two terms per
-//! move, so the key is kept incrementally and finished in a few field
-//! multiplications. The group spans at most 32 squares each way, so two
-//! tiles of one table never share an exponent.
+//! `C^(tx + 64·ty)`, and moves the lower-left corner of the group's box
+//! by as much, so `H · C^(−e(corner))` does not change: that is the key of
+//! the table. `H` changes by one or two terms per move, so the key is kept
+//! incrementally and finished in one field multiplication. Measured from
+//! the corner, the tiles' exponents are distinct: the group spans at most
+//! 32 squares each way.
 //!
 //! The piles and the side to move are mixed in on top; they do not move.
 
@@ -138,11 +138,13 @@ pub(crate) fn tile_term(state: usize, x: i32, y: i32) -> u64 {
     )
 }
 
-/// The key of a table of `n` tiles with field sum `h` and exponent sum `s`:
-/// `h^n · C^(−s)`, the same for every translate of the table.
-pub(crate) fn table_key(h: u64, s: i64, n: u32) -> u64 {
-    let inverse = (s.wrapping_neg() & (ORDER as i64 - 1)) as usize;
-    mul(pow(h, n as u64), POWERS[inverse])
+/// The key of a table with field sum `h` whose box has its lower-left
+/// corner on `corner_x, corner_y`: `h · C^(−e(corner))`, the same for
+/// every translate of the table.
+#[inline]
+pub(crate) fn table_key(h: u64, corner_x: i32, corner_y: i32) -> u64 {
+    let inverse = (exponent(corner_x, corner_y).wrapping_neg() & (ORDER as i64 - 1)) as usize;
+    mul(h, POWERS[inverse])
 }
 
 #[cfg(test)]
@@ -184,12 +186,10 @@ mod tests {
         let tiles = [(3usize, 0, 0), (7, 1, 1), (12, -1, 2)];
         let key = |tx: i32, ty: i32| {
             let mut h = 0;
-            let mut s = 0;
             for &(state, x, y) in &tiles {
                 h = add(h, tile_term(state, x + tx, y + ty));
-                s += exponent(x + tx, y + ty);
             }
-            table_key(h, s, tiles.len() as u32)
+            table_key(h, -1 + tx, ty)
         };
         let k = key(0, 0);
         for (tx, ty) in [
@@ -202,5 +202,11 @@ mod tests {
         ] {
             assert_eq!(key(tx, ty), k, "translated by {tx},{ty}");
         }
+        // Another table of the same tiles is another key.
+        let mut h = 0;
+        for &(state, x, y) in &tiles {
+            h = add(h, tile_term(state, x, -y));
+        }
+        assert_ne!(table_key(h, -1, -2), k);
     }
 }

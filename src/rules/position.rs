@@ -78,9 +78,8 @@ pub struct Position {
     pub(super) side: Colour,
     pub(super) halfmove: u32,
     pub(super) fullmove: u32,
-    /// The hash's field sum and exponent sum over the tiles (see `hash`).
+    /// The hash's field sum over the tiles (see `hash`).
     table_sum: u64,
-    exponent_sum: i64,
 }
 
 /// What [`Position::make`] changed that it cannot work out again.
@@ -90,7 +89,6 @@ pub struct Undo {
     moved: u32,
     halfmove: u32,
     table_sum: u64,
-    exponent_sum: i64,
 }
 
 /// What `apply_to_table` changed, for `revert_on_table`.
@@ -148,7 +146,6 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             table_sum: 0,
-            exponent_sum: 0,
         }
     }
 
@@ -290,7 +287,8 @@ impl Position {
     /// and pawn-moved flags, side to move, pile contents), as threefold
     /// repetition requires.
     pub fn hash(&self) -> u64 {
-        let table = hash::table_key(self.table_sum, self.exponent_sum, self.tile_count());
+        let (corner_x, corner_y, _, _) = self.bounds();
+        let table = hash::table_key(self.table_sum, corner_x, corner_y);
         let piles = self.piles[0].packed() as u64 | (self.piles[1].packed() as u64) << 24;
         table ^ hash::mix(piles << 1 | self.side as u64)
     }
@@ -313,7 +311,6 @@ impl Position {
             moved: self.moved,
             halfmove: self.halfmove,
             table_sum: self.table_sum,
-            exponent_sum: self.exponent_sum,
         };
         let us = self.side;
         let table = self.apply_to_table(mv);
@@ -325,7 +322,6 @@ impl Position {
                     self.table_sum,
                     hash::tile_term(self.state(slot), to.x, to.y),
                 );
-                self.exponent_sum += hash::exponent(to.x, to.y);
                 self.halfmove = 0;
             }
             Move::Step { from, to } => {
@@ -335,7 +331,6 @@ impl Position {
                     let c = table.captured as usize;
                     self.table_sum =
                         hash::sub(self.table_sum, hash::tile_term(self.state(c), to.x, to.y));
-                    self.exponent_sum -= hash::exponent(to.x, to.y);
                     irreversible = true;
                 }
                 if self.kinds[slot] == Kind::Pawn {
@@ -348,7 +343,6 @@ impl Position {
                     self.table_sum,
                     hash::tile_term(self.state(slot), to.x, to.y),
                 );
-                self.exponent_sum += hash::exponent(to.x, to.y) - hash::exponent(from.x, from.y);
                 self.halfmove = if irreversible { 0 } else { self.halfmove + 1 };
             }
         }
@@ -383,7 +377,6 @@ impl Position {
         self.moved = undo.moved;
         self.halfmove = undo.halfmove;
         self.table_sum = undo.table_sum;
-        self.exponent_sum = undo.exponent_sum;
     }
 
     /// Moves tiles on the table only: no piles, clocks, side or hash. Used
@@ -507,11 +500,9 @@ impl Position {
 
     fn recompute_sums(&mut self) {
         self.table_sum = 0;
-        self.exponent_sum = 0;
         for slot in Slots(self.present) {
             let (x, y) = (self.xs[slot], self.ys[slot]);
             self.table_sum = hash::add(self.table_sum, hash::tile_term(self.state(slot), x, y));
-            self.exponent_sum += hash::exponent(x, y);
         }
     }
 
