@@ -52,8 +52,9 @@ pub struct Screen {
     /// The side to move's tiles alone between its king and an enemy
     /// slider: moving one could open the line. `None` until needed.
     shields: Option<u32>,
-    /// The enemy tiles that attack the king by movement now.
-    attackers: u32,
+    /// The enemy tiles that attack the king by movement now. `None` until
+    /// a candidate needs it.
+    attackers: Option<u32>,
     /// Their shapes, once a candidate has needed them.
     shapes: ArrayVec<Attacker, 16>,
     shapes_known: bool,
@@ -313,7 +314,7 @@ impl Position {
                 (None, to, false)
             }
         };
-        if screen.attackers == 0 {
+        if self.attackers_of_king(screen) == 0 {
             return true;
         }
         if !screen.shapes_known {
@@ -344,19 +345,12 @@ impl Position {
     /// Computes the [`Screen`] of the side to move: the cheap parts now,
     /// the rest when a candidate needs them.
     pub fn screen(&self) -> Screen {
-        let us = self.side;
-        let king = self.kings[us.index()];
-        let attackers = if king == NO_SLOT {
-            0
-        } else {
-            self.attackers_of(king as usize)
-        };
         Screen {
             reach: self.reach(),
-            king,
+            king: self.kings[self.side.index()],
             holding: None,
             shields: None,
-            attackers,
+            attackers: None,
             shapes: ArrayVec::new(),
             shapes_known: false,
             parts: [[0; 4]; 16],
@@ -398,6 +392,17 @@ impl Position {
         screen.parts[i]
     }
 
+    /// The screen's attackers of the king, found when first needed.
+    fn attackers_of_king(&self, screen: &mut Screen) -> u32 {
+        *screen.attackers.get_or_insert_with(|| {
+            if screen.king == NO_SLOT {
+                0
+            } else {
+                self.attackers_of(screen.king as usize)
+            }
+        })
+    }
+
     fn shields_of(&self, screen: &mut Screen) -> u32 {
         *screen
             .shields
@@ -407,7 +412,7 @@ impl Position {
     /// Works out the shape of the table without each attacker.
     fn shape_attackers(&self, screen: &mut Screen) {
         let target = self.square_of(screen.king as usize);
-        for slot in Slots(screen.attackers) {
+        for slot in Slots(self.attackers_of_king(screen)) {
             let square = self.square_of(slot);
             let (dx, dy) = (target.x - square.x, target.y - square.y);
             let slider = matches!(self.kinds[slot], Kind::Queen | Kind::Rook | Kind::Bishop);
