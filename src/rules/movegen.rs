@@ -466,15 +466,6 @@ impl Position {
         shields
     }
 
-    /// The tile on `square`, a square a line from a tile met first: the
-    /// square is compared too, as a line that ran off the group may meet
-    /// a tile across the torus.
-    #[inline(always)]
-    fn slot_on(&self, square: Square) -> Option<usize> {
-        let slot = self.board[square.cell()];
-        (slot != NO_SLOT && self.square_of(slot as usize) == square).then_some(slot as usize)
-    }
-
     /// One square around every tile, within the coordinate limit.
     fn reach(&self) -> Reach {
         let (min_x, min_y, max_x, max_y) = self.bounds();

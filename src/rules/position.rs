@@ -264,10 +264,16 @@ impl Position {
 
     /// The tile on `square`, if any.
     pub fn tile_at(&self, square: Square) -> Option<Tile> {
+        self.slot_on(square).map(|slot| self.tile(slot))
+    }
+
+    /// The slot of the tile on `square`, if any. A far square (one a line
+    /// reaches after running off the group, say) can share a torus cell
+    /// with a tile, so the squares are compared.
+    #[inline(always)]
+    pub(super) fn slot_on(&self, square: Square) -> Option<usize> {
         let slot = self.board[square.cell()];
-        // A far square can share a torus cell with a tile: compare squares.
-        (slot != NO_SLOT && self.square_of(slot as usize) == square)
-            .then(|| self.tile(slot as usize))
+        (slot != NO_SLOT && self.square_of(slot as usize) == square).then_some(slot as usize)
     }
 
     /// Where `colour`'s king stands, if it is on the table.
