@@ -712,7 +712,8 @@ impl Position {
 /// A slot is one square a tile might reach: for a slider, each square of
 /// each line up to the first tile or the edge of the reach; for a king or
 /// knight, each of
-/// its 8 squares; for a pawn, its steps forward and its two captures.
+/// its 8 squares; for a pawn, its steps forward onto empty squares and
+/// its captures.
 /// Counting them takes a few bit operations per line, so a playout can
 /// pick a slot uniformly, see whether it holds a candidate, and pick
 /// again if not: a uniform pick over the candidates without listing them.
@@ -728,7 +729,8 @@ struct SlotTile {
     slot: u8,
     count: u16,
     /// For a slider, the squares of each line up to the first tile or the
-    /// reach's edge; for a pawn, how many squares it may step forward.
+    /// reach's edge; for a pawn, how many empty squares lie ahead of it
+    /// (within its step) and which of its two captures there are.
     lines: [u8; 8],
 }
 
@@ -757,9 +759,31 @@ impl Position {
             let count = match self.kinds[slot] {
                 Kind::King | Kind::Knight => 8,
                 Kind::Pawn => {
-                    let forward = if self.moved & (1 << slot) == 0 { 3 } else { 1 };
+                    // Its steps up to the first tile or the reach's edge,
+                    // and the captures there are: pawns have few moves
+                    // and many void squares, which would waste picks.
+                    let f = self.side.forward();
+                    let most = if self.moved & (1 << slot) == 0 { 3 } else { 1 };
+                    let room = if f > 0 {
+                        reach.max_y - from.y
+                    } else {
+                        from.y - reach.min_y
+                    };
+                    let free = self.column_blocker_distance(from, f > 0) - 1;
+                    let forward = most.min(room as u32).min(free) as u8;
+                    // The three squares diagonally ahead, from the left.
+                    let ahead = self.rows[(from.y + f) as usize & 63]
+                        .rotate_right(from.x.wrapping_sub(1) as u32 & 63);
+                    let mut captures = 0;
+                    if ahead & 1 != 0 && self.is_enemy(from.offset(-1, f)) {
+                        captures |= 1;
+                    }
+                    if ahead & 4 != 0 && self.is_enemy(from.offset(1, f)) {
+                        captures |= 2;
+                    }
                     lines[0] = forward;
-                    u32::from(forward) + 2
+                    lines[1] = captures;
+                    u32::from(forward) + captures.count_ones()
                 }
                 kind => {
                     // Each line runs up to the first tile, or the reach's
@@ -812,22 +836,21 @@ impl Position {
             Kind::Knight => self.jump_target(from, KNIGHT[index], reach)?,
             Kind::Pawn => {
                 let f = self.side.forward();
-                let forward = tile.lines[0] as usize;
+                let (forward, captures) = (tile.lines[0] as usize, tile.lines[1]);
                 if index < forward {
+                    // The squares up to `to` are empty.
                     let to = from.offset(0, (index as i32 + 1) * f);
-                    // The reach is a box holding `from`: if it holds `to`
-                    // it holds the squares between.
-                    if !reach.contains(to)
-                        || (1..=index as i32 + 1).any(|n| self.occupied(from.offset(0, n * f)))
-                    {
-                        return None;
-                    }
                     return self.quiet_candidate(from, to);
                 }
-                let dx = if index == forward { -1 } else { 1 };
-                let to = from.offset(dx, f);
-                return (reach.contains(to) && self.occupied(to) && self.is_enemy(to))
-                    .then_some(Move::Step { from, to });
+                let dx = if index == forward && captures & 1 != 0 {
+                    -1
+                } else {
+                    1
+                };
+                return Some(Move::Step {
+                    from,
+                    to: from.offset(dx, f),
+                });
             }
             kind => {
                 let dirs: &[(i32, i32)] = match kind {

@@ -589,6 +589,20 @@ impl Position {
         ]
     }
 
+    /// How far from `from` the first tile stands up its column (`north`)
+    /// or down it, as [`Position::blocker_distances`] counts: a pawn's
+    /// steps need only this line.
+    #[inline(always)]
+    pub(super) fn column_blocker_distance(&self, from: Square, north: bool) -> u32 {
+        let column = self.columns[(from.x & 63) as usize];
+        let y = (from.y & 63) as u32;
+        if north {
+            (column.rotate_right(y) >> 1).trailing_zeros() + 1
+        } else {
+            (column.rotate_left(63 - y) << 1).leading_zeros() + 1
+        }
+    }
+
     /// True when a tile stands on `square` (near the group; see the module
     /// comment).
     #[inline(always)]
