@@ -788,17 +788,20 @@ impl Position {
                 kind => {
                     // Each line runs up to the first tile, or the reach's
                     // edge.
-                    let blockers = self.blocker_distances(from);
                     let rooms = reach.rooms(from);
-                    let mut all = [0u8; 8];
-                    for (i, line) in all.iter_mut().enumerate() {
-                        *line = rooms[i].min(blockers[i]) as u8;
-                    }
-                    lines = match kind {
-                        Kind::Rook => [all[0], all[1], all[2], all[3], 0, 0, 0, 0],
-                        Kind::Bishop => [all[4], all[5], all[6], all[7], 0, 0, 0, 0],
-                        _ => all,
+                    let mut fill = |at: usize, blockers: [u32; 4], rooms: &[u32]| {
+                        for i in 0..4 {
+                            lines[at + i] = rooms[i].min(blockers[i]) as u8;
+                        }
                     };
+                    if kind != Kind::Bishop {
+                        fill(0, self.orthogonal_blocker_distances(from), &rooms[..4]);
+                    }
+                    if kind == Kind::Bishop {
+                        fill(0, self.diagonal_blocker_distances(from), &rooms[4..]);
+                    } else if kind == Kind::Queen {
+                        fill(4, self.diagonal_blocker_distances(from), &rooms[4..]);
+                    }
                     lines.iter().map(|&l| u32::from(l)).sum()
                 }
             };

@@ -566,22 +566,38 @@ impl Position {
     /// it may see the far side of the torus or nothing (64 or more).
     #[inline(always)]
     pub(super) fn blocker_distances(&self, from: Square) -> [u32; 8] {
-        let (column, diagonal, anti_diagonal, _) = Self::lines_of(from);
+        let [east, west, north, south] = self.orthogonal_blocker_distances(from);
+        let [north_east, north_west, south_east, south_west] =
+            self.diagonal_blocker_distances(from);
+        [
+            east, west, north, south, north_east, north_west, south_east, south_west,
+        ]
+    }
+
+    /// The first four of [`Position::blocker_distances`]: a rook needs no
+    /// more.
+    #[inline(always)]
+    pub(super) fn orthogonal_blocker_distances(&self, from: Square) -> [u32; 4] {
         let (x, y) = ((from.x & 63) as u32, (from.y & 63) as u32);
-        // With the bit of `from` at `at`, the square `k` further up the
-        // word is bit `k` of `up`, the square `k` further down bit
-        // `63 − k` of `down`; `from` itself drops out of both.
-        let ahead = |line: u64, at: u32| (line.rotate_right(at) >> 1).trailing_zeros() + 1;
-        let behind = |line: u64, at: u32| (line.rotate_left(63 - at) << 1).leading_zeros() + 1;
         let row = self.rows[y as usize];
-        let column = self.columns[column];
-        let diagonal = self.diagonals[diagonal];
-        let anti_diagonal = self.anti_diagonals[anti_diagonal];
+        let column = self.columns[x as usize];
         [
             ahead(row, x),
             behind(row, x),
             ahead(column, y),
             behind(column, y),
+        ]
+    }
+
+    /// The last four of [`Position::blocker_distances`]: a bishop needs no
+    /// more.
+    #[inline(always)]
+    pub(super) fn diagonal_blocker_distances(&self, from: Square) -> [u32; 4] {
+        let (_, diagonal, anti_diagonal, _) = Self::lines_of(from);
+        let y = (from.y & 63) as u32;
+        let diagonal = self.diagonals[diagonal];
+        let anti_diagonal = self.anti_diagonals[anti_diagonal];
+        [
             ahead(diagonal, y),
             ahead(anti_diagonal, y),
             behind(anti_diagonal, y),
@@ -597,9 +613,9 @@ impl Position {
         let column = self.columns[(from.x & 63) as usize];
         let y = (from.y & 63) as u32;
         if north {
-            (column.rotate_right(y) >> 1).trailing_zeros() + 1
+            ahead(column, y)
         } else {
-            (column.rotate_left(63 - y) << 1).leading_zeros() + 1
+            behind(column, y)
         }
     }
 
@@ -839,6 +855,22 @@ impl Position {
         }
         ring != 0
     }
+}
+
+/// How far up the torus line `line` from bit `at` the first tile stands:
+/// with the bit of the origin at `at`, the square `k` further up the word
+/// is bit `k` of the line rotated right by `at`, and the origin drops out.
+#[inline(always)]
+fn ahead(line: u64, at: u32) -> u32 {
+    (line.rotate_right(at) >> 1).trailing_zeros() + 1
+}
+
+/// How far down the torus line `line` from bit `at` the first tile
+/// stands: the square `k` further down is bit `63 − k` of the line
+/// rotated left by `63 − at`.
+#[inline(always)]
+fn behind(line: u64, at: u32) -> u32 {
+    (line.rotate_left(63 - at) << 1).leading_zeros() + 1
 }
 
 /// Iterates over the set bits of a slot mask.
