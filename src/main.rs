@@ -47,6 +47,15 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    let missing = missing_cpu_features();
+    if !missing.is_empty() {
+        eprintln!(
+            "error: this build of chex uses the instructions {} that this processor lacks; \
+             rebuild without them: RUSTFLAGS= cargo build --release",
+            missing.join(", ")
+        );
+        return ExitCode::FAILURE;
+    }
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Perft { position, depth }) => {
@@ -79,4 +88,40 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+/// The instruction set extensions this build was compiled to use (see
+/// `.cargo/config.toml`) that the processor lacks: without this check the
+/// engine would die on an illegal instruction with no word of why.
+#[cfg(target_arch = "x86_64")]
+fn missing_cpu_features() -> Vec<&'static str> {
+    use std::arch::x86_64::{__cpuid, __cpuid_count};
+    let highest = __cpuid(0).eax;
+    let highest_extended = __cpuid(0x8000_0000).eax;
+    let basic = __cpuid(1).ecx;
+    let structured = if highest >= 7 {
+        __cpuid_count(7, 0).ebx
+    } else {
+        0
+    };
+    let extended = if highest_extended >= 0x8000_0001 {
+        __cpuid(0x8000_0001).ecx
+    } else {
+        0
+    };
+    [
+        ("popcnt", cfg!(target_feature = "popcnt"), basic >> 23),
+        ("lzcnt", cfg!(target_feature = "lzcnt"), extended >> 5),
+        ("bmi1", cfg!(target_feature = "bmi1"), structured >> 3),
+        ("bmi2", cfg!(target_feature = "bmi2"), structured >> 8),
+    ]
+    .into_iter()
+    .filter(|&(_, used, bit)| used && bit & 1 == 0)
+    .map(|(name, ..)| name)
+    .collect()
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn missing_cpu_features() -> Vec<&'static str> {
+    Vec::new()
 }
