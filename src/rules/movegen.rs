@@ -717,21 +717,20 @@ impl Position {
 /// Counting them takes a few bit operations per line, so a playout can
 /// pick a slot uniformly, see whether it holds a candidate, and pick
 /// again if not: a uniform pick over the candidates without listing them.
+///
+/// The side's tiles are numbered `0..16` in the order of their slots, and
+/// each array below has one entry per tile: a pick scans `counts` alone.
 #[derive(Clone, Debug)]
 pub struct StepSlots {
-    tiles: ArrayVec<SlotTile, 16>,
-    total: u32,
-}
-
-/// One tile's share of a [`StepSlots`].
-#[derive(Clone, Copy, Debug)]
-struct SlotTile {
-    slot: u8,
-    count: u16,
+    /// How many slots each tile has.
+    counts: [u16; 16],
+    /// Each tile's slot in the position.
+    slots: [u8; 16],
     /// For a slider, the squares of each line up to the first tile or the
     /// reach's edge; for a pawn, how many empty squares lie ahead of it
     /// (within its step) and which of its two captures there are.
-    lines: [u8; 8],
+    lines: [[u8; 8]; 16],
+    total: u32,
 }
 
 impl StepSlots {
@@ -751,11 +750,15 @@ impl Position {
     /// within `screen`'s reach.
     pub fn step_slots(&self, screen: &Screen) -> StepSlots {
         let reach = screen.reach;
-        let mut tiles = ArrayVec::new();
-        let mut total = 0;
-        for slot in Slots(self.present & colour_mask(self.side)) {
+        let mut numbering = StepSlots {
+            counts: [0; 16],
+            slots: [0; 16],
+            lines: [[0; 8]; 16],
+            total: 0,
+        };
+        for (tile, slot) in Slots(self.present & colour_mask(self.side)).enumerate() {
             let from = self.square_of(slot);
-            let mut lines = [0u8; 8];
+            let lines = &mut numbering.lines[tile];
             let count = match self.kinds[slot] {
                 Kind::King | Kind::Knight => 8,
                 Kind::Pawn => {
@@ -805,14 +808,11 @@ impl Position {
                     lines.iter().map(|&l| u32::from(l)).sum()
                 }
             };
-            tiles.push(SlotTile {
-                slot: slot as u8,
-                count: count as u16,
-                lines,
-            });
-            total += count;
+            numbering.counts[tile] = count as u16;
+            numbering.slots[tile] = slot as u8;
+            numbering.total += count;
         }
-        StepSlots { tiles, total }
+        numbering
     }
 
     /// The candidate in slot `index` (below `slots.len()`) of the
@@ -824,13 +824,13 @@ impl Position {
         screen: &Screen,
         mut index: u32,
     ) -> Option<Move> {
-        let mut i = 0;
-        while index >= u32::from(slots.tiles[i].count) {
-            index -= u32::from(slots.tiles[i].count);
-            i += 1;
+        let mut tile = 0;
+        while index >= u32::from(slots.counts[tile]) {
+            index -= u32::from(slots.counts[tile]);
+            tile += 1;
         }
-        let tile = &slots.tiles[i];
-        let slot = tile.slot as usize;
+        let lines = &slots.lines[tile];
+        let slot = slots.slots[tile] as usize;
         let from = self.square_of(slot);
         let reach = screen.reach;
         let index = index as usize;
@@ -839,7 +839,7 @@ impl Position {
             Kind::Knight => self.jump_target(from, KNIGHT[index], reach)?,
             Kind::Pawn => {
                 let f = self.side.forward();
-                let (forward, captures) = (tile.lines[0] as usize, tile.lines[1]);
+                let (forward, captures) = (lines[0] as usize, lines[1]);
                 if index < forward {
                     // The squares up to `to` are empty.
                     let to = from.offset(0, (index as i32 + 1) * f);
@@ -863,8 +863,8 @@ impl Position {
                 };
                 let mut distance = index as i32;
                 let mut line = 0;
-                while distance >= i32::from(tile.lines[line]) {
-                    distance -= i32::from(tile.lines[line]);
+                while distance >= i32::from(lines[line]) {
+                    distance -= i32::from(lines[line]);
                     line += 1;
                 }
                 // The line ends at the first tile: the squares before
