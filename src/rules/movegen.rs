@@ -748,6 +748,7 @@ impl StepSlots {
 impl Position {
     /// Numbers the slots of the side to move's tiles (see [`StepSlots`])
     /// within `screen`'s reach.
+    #[inline]
     pub fn step_slots(&self, screen: &Screen) -> StepSlots {
         let reach = screen.reach;
         let mut numbering = StepSlots {
@@ -818,6 +819,7 @@ impl Position {
     /// The candidate in slot `index` (below `slots.len()`) of the
     /// numbering `slots` made with `screen`, or `None` when the slot holds
     /// no candidate.
+    #[inline]
     pub fn slot_candidate(
         &self,
         slots: &StepSlots,

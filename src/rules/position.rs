@@ -311,6 +311,7 @@ impl Position {
     /// needs to take it back.
     ///
     /// [`unmake`]: Position::unmake
+    #[inline]
     pub fn make(&mut self, mv: Move) -> Undo {
         let undo = Undo {
             captured: NO_SLOT,
