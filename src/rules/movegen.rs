@@ -711,9 +711,8 @@ impl Position {
 ///
 /// A slot is one square a tile might reach: for a slider, each square of
 /// each line up to the first tile or the edge of the reach; for a king or
-/// knight, each of
-/// its 8 squares; for a pawn, its steps forward onto empty squares and
-/// its captures.
+/// knight, each of its 8 squares; for a pawn, its steps forward onto empty
+/// squares and its captures.
 /// Counting them takes a few bit operations per line, so a playout can
 /// pick a slot uniformly, see whether it holds a candidate, and pick
 /// again if not: a uniform pick over the candidates without listing them.
@@ -798,13 +797,17 @@ impl Position {
                             lines[at + i] = rooms[i].min(blockers[i]) as u8;
                         }
                     };
-                    if kind != Kind::Bishop {
-                        fill(0, self.orthogonal_blocker_distances(from), &rooms[..4]);
-                    }
-                    if kind == Kind::Bishop {
-                        fill(0, self.diagonal_blocker_distances(from), &rooms[4..]);
-                    } else if kind == Kind::Queen {
-                        fill(4, self.diagonal_blocker_distances(from), &rooms[4..]);
+                    match kind {
+                        Kind::Rook => {
+                            fill(0, self.orthogonal_blocker_distances(from), &rooms[..4]);
+                        }
+                        Kind::Bishop => {
+                            fill(0, self.diagonal_blocker_distances(from), &rooms[4..]);
+                        }
+                        _ => {
+                            fill(0, self.orthogonal_blocker_distances(from), &rooms[..4]);
+                            fill(4, self.diagonal_blocker_distances(from), &rooms[4..]);
+                        }
                     }
                     lines.iter().map(|&l| u32::from(l)).sum()
                 }
