@@ -15,6 +15,7 @@
 use super::eval::value;
 use crate::rules::{Ending, GameEnd, Kind, Move, MoveList, Piece, Position, Screen, Square};
 use arrayvec::ArrayVec;
+use rand::distributions::{Distribution, Uniform};
 use rand::Rng;
 
 /// How a playout ended.
@@ -93,8 +94,11 @@ pub fn turn(pos: &mut Position, rng: &mut impl Rng, policy: Policy) -> Turn {
         let slots = pos.step_slots(&screen);
         let options = slots.len() + u32::from(!pile.is_empty());
         if options > 0 {
+            // Every pick of the turn has the same range: its rejection
+            // zone is worked out once, not at every pick.
+            let options = Uniform::new(0, options);
             for _ in 0..SLOT_PICKS {
-                let pick = rng.gen_range(0..options);
+                let pick = options.sample(rng);
                 if pick == slots.len() {
                     return place(pos, rng, &mut screen);
                 }
