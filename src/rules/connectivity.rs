@@ -12,10 +12,14 @@ pub(crate) type Ring = u32;
 /// The centre bit of a [`Ring`].
 pub(crate) const CENTRE: Ring = 1 << 4;
 
-/// The bit of the square at `dx, dy` (each in −1..=1) in a [`Ring`].
+/// The bit of the square at `dx, dy` in a [`Ring`] when it lies in the
+/// 3 × 3 block, else none: without a branch, as the answer is a coin toss
+/// where it is asked.
 #[inline(always)]
-pub(crate) const fn ring_bit(dx: i32, dy: i32) -> Ring {
-    1 << (3 * (dy + 1) + (dx + 1))
+pub(crate) fn ring_bit_if_within(dx: i32, dy: i32) -> Ring {
+    let (column, row) = (dx.wrapping_add(1) as u32, dy.wrapping_add(1) as u32);
+    let within = u32::from(column < 3) & u32::from(row < 3);
+    within << (row.wrapping_mul(3).wrapping_add(column) & 31)
 }
 
 /// For each cell of the 3 × 3 block, the ring cells (not the centre) that
@@ -77,6 +81,27 @@ pub(crate) fn ring_connected(ring: Ring) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bit of the square at `dx, dy` (each in −1..=1) in a [`Ring`].
+    const fn ring_bit(dx: i32, dy: i32) -> Ring {
+        1 << (3 * (dy + 1) + (dx + 1))
+    }
+
+    #[test]
+    fn ring_bits_only_within_the_block() {
+        for dx in -3i32..=3 {
+            for dy in -3i32..=3 {
+                let within = dx.abs() <= 1 && dy.abs() <= 1;
+                let expected = if within { ring_bit(dx, dy) } else { 0 };
+                assert_eq!(ring_bit_if_within(dx, dy), expected, "{dx},{dy}");
+            }
+        }
+        for far in [i32::MIN, -2_000_000_000, 64, 1 << 30, i32::MAX] {
+            assert_eq!(ring_bit_if_within(far, 0), 0, "{far}");
+            assert_eq!(ring_bit_if_within(0, far), 0, "{far}");
+            assert_eq!(ring_bit_if_within(far, far), 0, "{far}");
+        }
+    }
 
     #[test]
     fn ring_patterns() {

@@ -20,7 +20,7 @@
 //!
 //! Random playouts (`search::playout`) test only the candidate they pick.
 
-use super::connectivity::{ring_bit, ring_connected, CENTRE};
+use super::connectivity::{ring_bit_if_within, ring_connected, CENTRE};
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
@@ -354,10 +354,7 @@ impl Position {
     /// touches every part of the table it left.
     fn joins_parts(&self, slot: usize, to: Square, screen: &mut Screen) -> bool {
         let from = self.square_of(slot);
-        let mut ring = self.ring(to) & !CENTRE;
-        if to.is_adjacent(from) {
-            ring &= !ring_bit(from.x - to.x, from.y - to.y);
-        }
+        let ring = self.ring(to) & !CENTRE & !ring_bit_if_within(from.x - to.x, from.y - to.y);
         // There are two parts at least to touch, and tiles of different
         // parts never touch: the tiles around `to` must fall into two
         // groups at least.

@@ -9,7 +9,7 @@
 //! the notation keeps the true coordinates. Nothing ever needs re-centring,
 //! however far the group walks.
 
-use super::connectivity::{ring_bit, ring_connected, Ring, CENTRE};
+use super::connectivity::{ring_bit_if_within, ring_connected, Ring, CENTRE};
 use super::hash;
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
@@ -850,11 +850,8 @@ impl Position {
     /// True when a tile other than the one on `except` touches `square`.
     #[inline(always)]
     pub(super) fn has_neighbour_besides(&self, square: Square, except: Square) -> bool {
-        let mut ring = self.ring(square) & !CENTRE;
-        if square.is_adjacent(except) {
-            ring &= !ring_bit(except.x - square.x, except.y - square.y);
-        }
-        ring != 0
+        let except = ring_bit_if_within(except.x - square.x, except.y - square.y);
+        self.ring(square) & !CENTRE & !except != 0
     }
 }
 
