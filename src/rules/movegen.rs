@@ -711,11 +711,12 @@ impl Position {
 /// again if not: a uniform pick over the candidates without listing them.
 ///
 /// The side's tiles are numbered `0..16` in the order of their slots, and
-/// each array below has one entry per tile: a pick scans `counts` alone.
+/// each array below has one entry per tile: a pick compares `starts` alone.
 #[derive(Clone, Debug)]
 pub struct StepSlots {
-    /// How many slots each tile has.
-    counts: [u16; 16],
+    /// The number of each tile's first slot; `u16::MAX` past the last
+    /// tile, so that a pick's scan for its tile needs one compare a tile.
+    starts: [u16; 16],
     /// Each tile's slot in the position.
     slots: [u8; 16],
     /// For a slider, the squares of each line up to the first tile or the
@@ -744,7 +745,7 @@ impl Position {
     pub fn step_slots(&self, screen: &Screen) -> StepSlots {
         let reach = screen.reach;
         let mut numbering = StepSlots {
-            counts: [0; 16],
+            starts: [u16::MAX; 16],
             slots: [0; 16],
             lines: [[0; 8]; 16],
             total: 0,
@@ -806,7 +807,7 @@ impl Position {
                     lines.iter().map(|&l| u32::from(l)).sum()
                 }
             };
-            numbering.counts[tile] = count as u16;
+            numbering.starts[tile] = numbering.total as u16;
             numbering.slots[tile] = slot as u8;
             numbering.total += count;
         }
@@ -817,17 +818,13 @@ impl Position {
     /// numbering `slots` made with `screen`, or `None` when the slot holds
     /// no candidate.
     #[inline]
-    pub fn slot_candidate(
-        &self,
-        slots: &StepSlots,
-        screen: &Screen,
-        mut index: u32,
-    ) -> Option<Move> {
+    pub fn slot_candidate(&self, slots: &StepSlots, screen: &Screen, index: u32) -> Option<Move> {
+        let index = index as u16;
         let mut tile = 0;
-        while index >= u32::from(slots.counts[tile]) {
-            index -= u32::from(slots.counts[tile]);
+        while tile < 15 && slots.starts[tile + 1] <= index {
             tile += 1;
         }
+        let index = index - slots.starts[tile];
         let lines = &slots.lines[tile];
         let slot = slots.slots[tile] as usize;
         let from = self.square_of(slot);
