@@ -820,10 +820,7 @@ impl Position {
     #[inline]
     pub fn slot_candidate(&self, slots: &StepSlots, screen: &Screen, index: u32) -> Option<Move> {
         let index = index as u16;
-        let mut tile = 0;
-        while tile < 15 && slots.starts[tile + 1] <= index {
-            tile += 1;
-        }
+        let tile = usize::from(slots.starts.iter().map(|&s| u16::from(s <= index)).sum::<u16>()) - 1;
         let index = index - slots.starts[tile];
         let lines = &slots.lines[tile];
         let slot = slots.slots[tile] as usize;
