@@ -820,7 +820,13 @@ impl Position {
     #[inline]
     pub fn slot_candidate(&self, slots: &StepSlots, screen: &Screen, index: u32) -> Option<Move> {
         let index = index as u16;
-        let tile = usize::from(slots.starts.iter().map(|&s| u16::from(s <= index)).sum::<u16>()) - 1;
+        let tile = usize::from(
+            slots
+                .starts
+                .iter()
+                .map(|&s| u16::from(s <= index))
+                .sum::<u16>(),
+        ) - 1;
         let index = index - slots.starts[tile];
         let lines = &slots.lines[tile];
         let slot = slots.slots[tile] as usize;
@@ -854,16 +860,11 @@ impl Position {
                     Kind::Bishop => &DIAGONAL,
                     _ => &QUEEN,
                 };
-                let mut distance = index as i32;
-                let mut line = 0;
-                while distance >= i32::from(lines[line]) {
-                    distance -= i32::from(lines[line]);
-                    line += 1;
-                }
+                let (line, distance) = slider_line(lines, index);
                 // The line ends at the first tile: the squares before
                 // the destination are empty.
                 let (dx, dy) = dirs[line];
-                from.offset(dx * (distance + 1), dy * (distance + 1))
+                from.offset(dx * distance, dy * distance)
             }
         };
         if self.occupied(to) {
@@ -887,6 +888,34 @@ impl Position {
         self.has_neighbour_besides(to, from)
             .then_some(Move::Step { from, to })
     }
+}
+
+/// The line of a slider's slot `index` whose lines hold `lines` slots
+/// each, and the slot's distance along it (1 for the first square).
+///
+/// The slots before each line's end are summed in a byte each by one
+/// multiplication, and the line is the count of those sums at or below
+/// the index, compared bytewise: no branch, where a walk along the lines
+/// was mispredicted about once a pick. The bytewise compare needs sums
+/// below 128; a slider with more slots (up to 140 on the widest reach)
+/// walks.
+#[inline(always)]
+fn slider_line(lines: &[u8; 8], index: usize) -> (usize, i32) {
+    const BYTES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let ends = u64::from_le_bytes(*lines).wrapping_mul(BYTES);
+    let line = if ends >> 56 < 128 {
+        // Byte by byte, 128 + index − end has its high bit set exactly
+        // when the end is at or below the index, and never borrows.
+        ((((index as u64).wrapping_mul(BYTES) | HIGH) - ends) & HIGH).count_ones() as usize
+    } else {
+        ends.to_le_bytes()
+            .iter()
+            .filter(|&&e| usize::from(e) <= index)
+            .count()
+    };
+    let start = (ends << 8).to_le_bytes()[line];
+    (line, (index - usize::from(start)) as i32 + 1)
 }
 
 /// The queen's lines: the rook's, then the bishop's.
@@ -921,4 +950,38 @@ impl Area {
 fn on_a_line(a: Square, b: Square) -> bool {
     let (dx, dy) = (a.x - b.x, a.y - b.y);
     dx == 0 || dy == 0 || dx == dy || dx == -dy
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The line and distance of each slot, by walking the lines.
+    fn walked(lines: &[u8; 8]) -> Vec<(usize, i32)> {
+        let mut slots = Vec::new();
+        for (line, &length) in lines.iter().enumerate() {
+            for distance in 1..=i32::from(length) {
+                slots.push((line, distance));
+            }
+        }
+        slots
+    }
+
+    #[test]
+    fn slider_lines_find_every_slot() {
+        let cases: [[u8; 8]; 6] = [
+            [1, 0, 0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0, 0, 3],
+            [2, 0, 5, 1, 0, 0, 7, 0],
+            [35, 35, 0, 0, 0, 0, 0, 0],
+            [16, 16, 16, 16, 16, 16, 16, 15],
+            [35, 0, 35, 0, 35, 0, 35, 0],
+        ];
+        for lines in cases {
+            let found: Vec<(usize, i32)> = (0..walked(&lines).len())
+                .map(|index| slider_line(&lines, index))
+                .collect();
+            assert_eq!(found, walked(&lines), "{lines:?}");
+        }
+    }
 }
