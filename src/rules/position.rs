@@ -646,15 +646,13 @@ impl Position {
     /// The slots of the tiles touching `square`.
     #[inline]
     pub(super) fn neighbour_slots(&self, square: Square) -> u32 {
-        let mut ring = self.ring(square) & !CENTRE;
-        let mut slots = 0;
-        while ring != 0 {
-            let bit = ring.trailing_zeros() as i32;
-            ring &= ring - 1;
-            let cell = square.offset(bit % 3 - 1, bit / 3 - 1).cell();
-            slots |= 1 << self.board[cell];
+        // All 8 cells are read, with no branch on which are occupied: an
+        // empty cell's `NO_SLOT` lands on bit 63, which the end drops.
+        let mut slots: u64 = 0;
+        for (dx, dy) in KING {
+            slots |= 1 << (self.board[square.offset(dx, dy).cell()] & 63);
         }
-        slots
+        slots as u32
     }
 
     /// The tiles of `within` reached from `seed` through touching tiles
