@@ -715,7 +715,8 @@ impl Position {
 #[derive(Clone, Debug)]
 pub struct StepSlots {
     /// The number of each tile's first slot; `u16::MAX` past the last
-    /// tile, so that a pick's scan for its tile needs one compare a tile.
+    /// tile. A pick's tile is the count of starts at or below it, summed
+    /// over all 16 with no branch.
     starts: [u16; 16],
     /// Each tile's slot in the position.
     slots: [u8; 16],

@@ -801,18 +801,13 @@ impl Position {
     pub(super) fn attackers(&self, enemy: Colour, target: Square) -> u32 {
         let enemies = self.present & colour_mask(enemy);
         let of = |kind: Kind| enemies & self.by_kind[kind.index()];
-        let queens = of(Kind::Queen);
-        let mut attackers = 0;
-        let mut each = |tiles: u32, attacks: &dyn Fn(i32, i32) -> bool| {
-            for s in Slots(tiles) {
-                let (dx, dy) = (target.x - self.xs[s], target.y - self.ys[s]);
-                attackers |= u32::from(attacks(dx, dy)) << s;
-            }
-        };
         let f = enemy.forward();
-        each(of(Kind::Pawn), &|dx, dy| (dx.abs() == 1) & (dy == f));
-        each(of(Kind::Knight), &|dx, dy| dx.abs() * dy.abs() == 2);
-        each(of(Kind::King), &|dx, dy| dx.abs().max(dy.abs()) == 1);
+        let mut attackers =
+            self.attacks_by(of(Kind::Pawn), target, |dx, dy| (dx.abs() == 1) & (dy == f));
+        // Only 1 × 2 and 2 × 1 make 2.
+        attackers |= self.attacks_by(of(Kind::Knight), target, |dx, dy| dx.abs() * dy.abs() == 2);
+        attackers |= self.attacks_by(of(Kind::King), target, |dx, dy| dx.abs().max(dy.abs()) == 1);
+        let queens = of(Kind::Queen);
         let rooks = of(Kind::Rook) | queens;
         let bishops = of(Kind::Bishop) | queens;
         if rooks | bishops != 0 {
@@ -823,10 +818,26 @@ impl Position {
                 let line = LINE_TOWARDS[(3 * (dy.signum() + 1) + dx.signum() + 1) as usize];
                 blockers[line] == dx.abs().max(dy.abs()) as u32
             };
-            each(rooks, &|dx, dy| ((dx == 0) | (dy == 0)) & clear(dx, dy));
-            each(bishops, &|dx, dy| (dx.abs() == dy.abs()) & clear(dx, dy));
+            attackers |= self.attacks_by(rooks, target, |dx, dy| {
+                ((dx == 0) | (dy == 0)) & clear(dx, dy)
+            });
+            attackers |= self.attacks_by(bishops, target, |dx, dy| {
+                (dx.abs() == dy.abs()) & clear(dx, dy)
+            });
         }
         attackers
+    }
+
+    /// The tiles of `tiles` for which `attacks` holds of the step from
+    /// the tile to `target`.
+    #[inline(always)]
+    fn attacks_by(&self, tiles: u32, target: Square, attacks: impl Fn(i32, i32) -> bool) -> u32 {
+        let mut set = 0;
+        for s in Slots(tiles) {
+            let (dx, dy) = (target.x - self.xs[s], target.y - self.ys[s]);
+            set |= u32::from(attacks(dx, dy)) << s;
+        }
+        set
     }
 
     /// The smallest box holding every tile: (min x, min y, max x, max y).
