@@ -721,8 +721,9 @@ pub struct StepSlots {
     /// Each tile's slot in the position.
     slots: [u8; 16],
     /// For a slider, the squares of each line up to the first tile or the
-    /// reach's edge; for a pawn, how many empty squares lie ahead of it
-    /// (within its step) and which of its two captures there are.
+    /// reach's edge; for a king or knight, one for each jump; for a pawn,
+    /// how many empty squares lie ahead of it (within its step) and which
+    /// of its two captures there are.
     lines: [[u8; 8]; 16],
     total: u32,
 }
@@ -755,7 +756,10 @@ impl Position {
             let from = self.square_of(slot);
             let lines = &mut numbering.lines[tile];
             let count = match self.kinds[slot] {
-                Kind::King | Kind::Knight => 8,
+                Kind::King | Kind::Knight => {
+                    *lines = [1; 8];
+                    8
+                }
                 Kind::Pawn => {
                     // Its steps up to the first tile or the reach's edge,
                     // and the captures there are: pawns have few moves
@@ -832,54 +836,41 @@ impl Position {
         let lines = &slots.lines[tile];
         let slot = slots.slots[tile] as usize;
         let from = self.square_of(slot);
-        let reach = screen.reach;
         let index = index as usize;
-        let to = match self.kinds[slot] {
-            Kind::King => self.jump_target(from, KING[index], reach)?,
-            Kind::Knight => self.jump_target(from, KNIGHT[index], reach)?,
-            Kind::Pawn => {
-                let f = self.side.forward();
-                let (forward, captures) = (lines[0] as usize, lines[1]);
-                if index < forward {
-                    // The squares up to `to` are empty.
-                    let to = from.offset(0, (index as i32 + 1) * f);
-                    return self.quiet_candidate(from, to);
-                }
-                let dx = if index == forward && captures & 1 != 0 {
-                    -1
-                } else {
-                    1
-                };
-                return Some(Move::Step {
-                    from,
-                    to: from.offset(dx, f),
-                });
+        let kind = self.kinds[slot];
+        if kind == Kind::Pawn {
+            let f = self.side.forward();
+            let (forward, captures) = (lines[0] as usize, lines[1]);
+            if index < forward {
+                // The squares up to `to` are empty.
+                let to = from.offset(0, (index as i32 + 1) * f);
+                return self.quiet_candidate(from, to);
             }
-            kind => {
-                let dirs: &[(i32, i32)] = match kind {
-                    Kind::Rook => &ORTHOGONAL,
-                    Kind::Bishop => &DIAGONAL,
-                    _ => &QUEEN,
-                };
-                let (line, distance) = slider_line(lines, index);
-                // The line ends at the first tile: the squares before
-                // the destination are empty.
-                let (dx, dy) = dirs[line];
-                from.offset(dx * distance, dy * distance)
-            }
-        };
+            let dx = if index == forward && captures & 1 != 0 {
+                -1
+            } else {
+                1
+            };
+            return Some(Move::Step {
+                from,
+                to: from.offset(dx, f),
+            });
+        }
+        // A jump is a line one square long: no branch on the kind.
+        let (line, distance) = line_of_slot(lines, index);
+        let (dx, dy) = DIRECTIONS[kind.index()][line];
+        // A line ends at its first tile: the squares before `to` are
+        // empty.
+        let to = from.offset(dx * distance, dy * distance);
+        // A jump may land past the reach; a slide never does.
+        if !screen.reach.contains(to) {
+            return None;
+        }
         if self.occupied(to) {
             self.is_enemy(to).then_some(Move::Step { from, to })
         } else {
             self.quiet_candidate(from, to)
         }
-    }
-
-    /// The square `offset` away from `from`, if it lies within the reach.
-    #[inline(always)]
-    fn jump_target(&self, from: Square, (dx, dy): (i32, i32), reach: Reach) -> Option<Square> {
-        let to = from.offset(dx, dy);
-        reach.contains(to).then_some(to)
     }
 
     /// The quiet step `from → to` onto an empty square, if `to` touches a
@@ -891,8 +882,9 @@ impl Position {
     }
 }
 
-/// The line of a slider's slot `index` whose lines hold `lines` slots
-/// each, and the slot's distance along it (1 for the first square).
+/// The line of slot `index` of a tile whose lines hold `lines` slots
+/// each, and the slot's distance along it (1 for the first square). A
+/// king's or knight's 8 jumps are lines one slot long.
 ///
 /// The slots before each line's end are summed in a byte each by one
 /// multiplication, and the line is the count of those sums at or below
@@ -901,7 +893,7 @@ impl Position {
 /// below 128; a slider with more slots (up to 140 on the widest reach)
 /// walks.
 #[inline(always)]
-fn slider_line(lines: &[u8; 8], index: usize) -> (usize, i32) {
+fn line_of_slot(lines: &[u8; 8], index: usize) -> (usize, i32) {
     const BYTES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let ends = u64::from_le_bytes(*lines).wrapping_mul(BYTES);
@@ -918,6 +910,20 @@ fn slider_line(lines: &[u8; 8], index: usize) -> (usize, i32) {
     let start = (ends << 8).to_le_bytes()[line];
     (line, (index - usize::from(start)) as i32 + 1)
 }
+
+/// The directions of each kind's slots but the pawn's, by [`Kind::index`].
+const DIRECTIONS: [[(i32, i32); 8]; 5] = {
+    const NONE: (i32, i32) = (0, 0);
+    let [e, w, n, s] = ORTHOGONAL;
+    let [ne, nw, se, sw] = DIAGONAL;
+    [
+        KING,
+        QUEEN,
+        [e, w, n, s, NONE, NONE, NONE, NONE],
+        [ne, nw, se, sw, NONE, NONE, NONE, NONE],
+        KNIGHT,
+    ]
+};
 
 /// The queen's lines: the rook's, then the bishop's.
 const QUEEN: [(i32, i32); 8] = [
@@ -969,7 +975,7 @@ mod tests {
     }
 
     #[test]
-    fn slider_lines_find_every_slot() {
+    fn lines_find_every_slot() {
         let cases: [[u8; 8]; 6] = [
             [1, 0, 0, 0, 0, 0, 0, 0],
             [0, 0, 0, 0, 0, 0, 0, 3],
@@ -980,7 +986,7 @@ mod tests {
         ];
         for lines in cases {
             let found: Vec<(usize, i32)> = (0..walked(&lines).len())
-                .map(|index| slider_line(&lines, index))
+                .map(|index| line_of_slot(&lines, index))
                 .collect();
             assert_eq!(found, walked(&lines), "{lines:?}");
         }
