@@ -912,30 +912,20 @@ fn line_of_slot(lines: &[u8; 8], index: usize) -> (usize, i32) {
 }
 
 /// The directions of each kind's slots but the pawn's, by [`Kind::index`].
+/// A queen's lines are the rook's, then the bishop's, as `step_slots`
+/// fills them.
 const DIRECTIONS: [[(i32, i32); 8]; 5] = {
     const NONE: (i32, i32) = (0, 0);
     let [e, w, n, s] = ORTHOGONAL;
     let [ne, nw, se, sw] = DIAGONAL;
     [
         KING,
-        QUEEN,
+        [e, w, n, s, ne, nw, se, sw],
         [e, w, n, s, NONE, NONE, NONE, NONE],
         [ne, nw, se, sw, NONE, NONE, NONE, NONE],
         KNIGHT,
     ]
 };
-
-/// The queen's lines: the rook's, then the bishop's.
-const QUEEN: [(i32, i32); 8] = [
-    ORTHOGONAL[0],
-    ORTHOGONAL[1],
-    ORTHOGONAL[2],
-    ORTHOGONAL[3],
-    DIAGONAL[0],
-    DIAGONAL[1],
-    DIAGONAL[2],
-    DIAGONAL[3],
-];
 
 /// Where the side to move's tiles may go, connection-wise.
 struct Area {
