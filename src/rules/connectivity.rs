@@ -71,6 +71,59 @@ static RING_CONNECTED: [bool; 512] = {
     t
 };
 
+/// For each ring pattern (centre ignored): how much filling the centre
+/// adds to four times the Euler number of the tiles (groups less holes,
+/// with tiles touching at corners and holes only at sides).
+///
+/// The Euler number is a sum over all 2 × 2 windows of the squares (Gray's
+/// formula for 8-connected groups): a window holding one tile counts 1,
+/// three tiles −1, two tiles at opposite corners −2, others 0, all over
+/// 4. Only the four windows around a square change when it is filled.
+static EULER_GAIN: [i8; 512] = {
+    // The value of a window by its occupied cells, bits 0–3 for
+    // (0,0), (1,0), (0,1), (1,1).
+    const fn window(cells: u32) -> i32 {
+        match cells.count_ones() {
+            1 => 1,
+            3 => -1,
+            2 if cells == 0b1001 || cells == 0b0110 => -2,
+            _ => 0,
+        }
+    }
+    let mut t = [0; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        let ring = pattern & !CENTRE;
+        let mut gain = 0;
+        let mut corner = 0;
+        while corner < 4 {
+            // The window whose cell (0,0) is at (x, y) of the block.
+            let (x, y) = (corner % 2, corner / 2);
+            let mut cells = 0;
+            let mut i = 0;
+            while i < 4 {
+                if ring & (1 << (3 * (y + i / 2) + x + i % 2)) != 0 {
+                    cells |= 1 << i;
+                }
+                i += 1;
+            }
+            // The centre is cell 3 − corner of this window.
+            gain += window(cells | 1 << (3 - corner)) - window(cells);
+            corner += 1;
+        }
+        t[pattern as usize] = gain as i8;
+        pattern += 1;
+    }
+    t
+};
+
+/// How much filling the centre of `ring` adds to four times the Euler
+/// number of the tiles (see `EULER_GAIN`).
+#[inline(always)]
+pub(crate) fn euler_gain(ring: Ring) -> i32 {
+    i32::from(EULER_GAIN[(ring & 511) as usize])
+}
+
 /// True when the occupied ring squares of `ring` are one group without the
 /// centre, so the centre tile is not needed to hold them together.
 #[inline(always)]

@@ -272,7 +272,9 @@ impl Position {
                 // candidates, so a flood per mover beats one search of the
                 // whole table; generating every move, it is the other way.
                 let holds = !ring_connected(self.ring(from))
-                    && if screen.sampling {
+                    && if self.without_holes() {
+                        true
+                    } else if screen.sampling {
                         self.parts_of(slot, screen)[1] != 0
                     } else {
                         *screen

@@ -9,7 +9,7 @@
 //! the notation keeps the true coordinates. Nothing ever needs re-centring,
 //! however far the group walks.
 
-use super::connectivity::{ring_bit_if_within, ring_connected, Ring, CENTRE};
+use super::connectivity::{euler_gain, ring_bit_if_within, ring_connected, Ring, CENTRE};
 use super::hash;
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
@@ -83,6 +83,9 @@ pub struct Position {
     pub(super) fullmove: u32,
     /// The hash's field sum over the tiles (see `hash`).
     table_sum: u64,
+    /// Four times the Euler number of the tiles: groups less holes, kept
+    /// square by square (see `connectivity::euler_gain`).
+    euler: i32,
 }
 
 /// What [`Position::make`] changed that it cannot work out again.
@@ -150,6 +153,7 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             table_sum: 0,
+            euler: 0,
         }
     }
 
@@ -475,6 +479,7 @@ impl Position {
     /// Puts a tile of `kind` in `slot` on the empty `square`.
     #[inline]
     fn put(&mut self, slot: usize, kind: Kind, square: Square) {
+        self.euler += euler_gain(self.ring(square));
         self.present |= 1 << slot;
         self.kinds[slot] = kind;
         self.by_kind[kind.index()] |= 1 << slot;
@@ -509,6 +514,17 @@ impl Position {
         }
         self.diagonals[diagonal] &= !bit;
         self.anti_diagonals[anti_diagonal] &= !bit;
+        self.euler -= euler_gain(self.ring(square));
+    }
+
+    /// True when the table is one group enclosing no empty square (no
+    /// hole, squares touching at sides counted as one region): then a
+    /// tile holds the table together exactly when the tiles around it
+    /// do not hold together among themselves. A path between two of them
+    /// around the tile would close a loop around an empty square beside it.
+    #[inline(always)]
+    pub(super) fn without_holes(&self) -> bool {
+        self.euler == 4
     }
 
     fn recompute_sums(&mut self) {
@@ -770,7 +786,8 @@ impl Position {
     /// move off to capture) and the rest stays one group.
     #[inline]
     pub(super) fn removable(&self, slot: usize) -> bool {
-        ring_connected(self.ring(self.square_of(slot))) || self.connected_without(1 << slot)
+        ring_connected(self.ring(self.square_of(slot)))
+            || (!self.without_holes() && self.connected_without(1 << slot))
     }
 
     /// True when `colour`'s king is on the table and some enemy tile
@@ -1038,6 +1055,112 @@ mod tests {
             xs.max().unwrap(),
             ys.max().unwrap(),
         )
+    }
+
+    /// How many regions of empty squares (joined at sides) the tiles
+    /// enclose, found by flooding the empty squares of the box around them.
+    fn holes_by_flood(pos: &Position) -> usize {
+        let (min_x, min_y, max_x, max_y) = box_of_tiles(pos);
+        let (x0, y0) = (min_x - 1, min_y - 1);
+        let (w, h) = ((max_x - x0 + 2) as usize, (max_y - y0 + 2) as usize);
+        let mut empty = vec![true; w * h];
+        for tile in pos.tiles() {
+            empty[(tile.square.y - y0) as usize * w + (tile.square.x - x0) as usize] = false;
+        }
+        let mut regions = 0;
+        for start in 0..w * h {
+            if !empty[start] {
+                continue;
+            }
+            regions += 1;
+            let mut todo = vec![start];
+            empty[start] = false;
+            while let Some(c) = todo.pop() {
+                let (x, y) = (c % w, c / w);
+                let sides = [
+                    (x > 0).then(|| c - 1),
+                    (x + 1 < w).then(|| c + 1),
+                    (y > 0).then(|| c - w),
+                    (y + 1 < h).then(|| c + w),
+                ];
+                for n in sides.into_iter().flatten() {
+                    if empty[n] {
+                        empty[n] = false;
+                        todo.push(n);
+                    }
+                }
+            }
+        }
+        // One region is the open table around the tiles.
+        regions - 1
+    }
+
+    /// The tiles whose 3 × 3 ring does not hold together without them.
+    fn ring_holders(pos: &Position) -> u32 {
+        Slots(pos.present)
+            .filter(|&s| !ring_connected(pos.ring(pos.square_of(s))))
+            .fold(0, |set, s| set | 1 << s)
+    }
+
+    /// The Euler number kept square by square is one less the holes, and
+    /// without holes the ring test finds exactly the tiles that hold the
+    /// table together: in positions with and without holes, and in every
+    /// position of random games, after make and after unmake.
+    #[test]
+    fn holes_and_holding_tiles() {
+        let check = |pos: &Position| {
+            if pos.present == 0 {
+                assert_eq!(pos.euler, 0);
+                return 0;
+            }
+            let holes = holes_by_flood(pos);
+            assert_eq!(pos.euler, 4 * (1 - holes as i32), "{pos}");
+            assert_eq!(pos.without_holes(), holes == 0, "{pos}");
+            if holes == 0 {
+                assert_eq!(ring_holders(pos), pos.articulation_points(0), "{pos}");
+            }
+            holes
+        };
+        // A loop of eight around one empty square, and a longer loop
+        // around two: the tile in the middle of a side has a broken ring
+        // but holds nothing together.
+        for (position, holes) in [
+            (
+                "p0,2/p1,2/k2,2/P0,1/p2,1/K0,0/P1,0/P2,0 w QRRBBNNPPPPP/qrrbbnnppppp 0 9",
+                1,
+            ),
+            (
+                "p0,2/p1,2/p2,2/k3,2/P0,1/p3,1/K0,0/P1,0/P2,0/P3,0 w QRRBBNNPPPP/qrrbbnnpppp 0 9",
+                1,
+            ),
+            ("k3,3/p2,2/P1,1/K0,0 w QRRBBNNPPPPPPP/qrrbbnnppppppp 0 3", 0),
+        ] {
+            let pos: Position = position.parse().unwrap();
+            assert_eq!(check(&pos), holes, "{position}");
+            if holes > 0 {
+                assert_ne!(ring_holders(&pos), pos.articulation_points(0), "{position}");
+            }
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        let (mut with_holes, mut positions) = (0, 0);
+        for _ in 0..60 {
+            let mut pos = Position::startpos();
+            for _ in 0..200 {
+                let Turn::Play(mv) = random_turn(&mut pos, &mut rng) else {
+                    break;
+                };
+                let undo = pos.make(mv);
+                pos.unmake(mv, undo);
+                check(&pos);
+                pos.make(mv);
+                with_holes += usize::from(check(&pos) > 0);
+                positions += 1;
+            }
+        }
+        assert!(
+            with_holes > 500 && positions - with_holes > 5_000,
+            "{with_holes} of {positions}"
+        );
     }
 
     /// The box read off the occupied torus rows and columns is the box of
