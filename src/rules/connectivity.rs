@@ -71,6 +71,78 @@ static RING_CONNECTED: [bool; 512] = {
     t
 };
 
+/// For each ring pattern: its groups of occupied squares (centre
+/// ignored), zero-padded; 8 squares around a centre fall into 4 at most.
+static RING_GROUPS: [[u16; 4]; 512] = {
+    let mut t = [[0; 4]; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        let mut left = pattern & !CENTRE;
+        let mut n = 0;
+        while left != 0 {
+            let mut group = left & left.wrapping_neg();
+            loop {
+                let mut grown = group;
+                let mut i = 0;
+                while i < 9 {
+                    if group & (1 << i) != 0 {
+                        grown |= NEIGHBOURS[i] & left;
+                    }
+                    i += 1;
+                }
+                if grown == group {
+                    break;
+                }
+                group = grown;
+            }
+            t[pattern as usize][n] = group as u16;
+            n += 1;
+            left &= !group;
+        }
+        pattern += 1;
+    }
+    t
+};
+
+/// True when every group of the occupied ring squares of `ring` (centre
+/// ignored) has a square in `near`.
+#[inline(always)]
+pub(crate) fn touches_every_group(ring: Ring, near: Ring) -> bool {
+    RING_GROUPS[(ring & 511) as usize]
+        .iter()
+        .all(|&group| group == 0 || u32::from(group) & near != 0)
+}
+
+/// The squares of the 3 × 3 block around a centre (not the centre) that
+/// touch the square `dx, dy` from the centre: none beyond 2 away.
+#[inline(always)]
+pub(crate) fn ring_squares_touching(dx: i32, dy: i32) -> Ring {
+    static TOUCHING: [Ring; 25] = {
+        let mut t = [0; 25];
+        let mut i = 0;
+        while i < 25 {
+            let (dx, dy) = ((i % 5) as i32 - 2, (i / 5) as i32 - 2);
+            let mut cell = 0;
+            while cell < 9 {
+                let (x, y) = (cell % 3 - 1, cell / 3 - 1);
+                let (ex, ey) = ((x - dx).abs(), (y - dy).abs());
+                if cell != 4 && ex <= 1 && ey <= 1 && ex + ey > 0 {
+                    t[i] |= 1 << cell;
+                }
+                cell += 1;
+            }
+            i += 1;
+        }
+        t
+    };
+    let (column, row) = (dx.wrapping_add(2) as u32, dy.wrapping_add(2) as u32);
+    if column < 5 && row < 5 {
+        TOUCHING[(row * 5 + column) as usize]
+    } else {
+        0
+    }
+}
+
 /// For each ring pattern (centre ignored): how much filling the centre
 /// adds to four times the Euler number of the tiles (groups less holes,
 /// with tiles touching at corners and holes only at sides).
@@ -154,6 +226,39 @@ mod tests {
             assert_eq!(ring_bit_if_within(0, far), 0, "{far}");
             assert_eq!(ring_bit_if_within(far, far), 0, "{far}");
         }
+    }
+
+    #[test]
+    fn ring_squares_touching_a_square_nearby() {
+        // Two squares east: the east column of the block.
+        let east = ring_bit(1, -1) | ring_bit(1, 0) | ring_bit(1, 1);
+        assert_eq!(ring_squares_touching(2, 0), east);
+        // Two squares north-east: the north-east corner only.
+        assert_eq!(ring_squares_touching(2, 2), ring_bit(1, 1));
+        // A ring square itself: its ring neighbours, not itself.
+        assert_eq!(
+            ring_squares_touching(1, 0),
+            ring_bit(0, -1) | ring_bit(1, -1) | ring_bit(0, 1) | ring_bit(1, 1)
+        );
+        for (dx, dy) in [(3, 0), (0, -3), (3, 3), (-64, 0), (i32::MIN, i32::MAX)] {
+            assert_eq!(ring_squares_touching(dx, dy), 0, "{dx},{dy}");
+        }
+    }
+
+    #[test]
+    fn every_group_touched() {
+        // West and east: two groups.
+        let ring = ring_bit(-1, 0) | ring_bit(1, 0);
+        assert!(!touches_every_group(ring, ring_bit(-1, 0)));
+        assert!(touches_every_group(
+            ring,
+            ring_bit(-1, 0) | ring_bit(1, 1) | ring_bit(1, 0)
+        ));
+        // North and east touch at a corner: one group.
+        let ring = ring_bit(0, 1) | ring_bit(1, 0);
+        assert!(touches_every_group(ring, ring_bit(1, 0)));
+        // An empty ring has no group to touch.
+        assert!(touches_every_group(CENTRE, 0));
     }
 
     #[test]

@@ -20,7 +20,9 @@
 //!
 //! Random playouts (`search::playout`) test only the candidate they pick.
 
-use super::connectivity::{ring_bit_if_within, ring_connected, CENTRE};
+use super::connectivity::{
+    ring_bit_if_within, ring_connected, ring_squares_touching, touches_every_group, CENTRE,
+};
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
@@ -362,6 +364,12 @@ impl Position {
         // groups at least.
         if ring_connected(ring) {
             return false;
+        }
+        // Each part holds a group of the tiles around `from`: touching
+        // every group touches every part, with no flood to find them.
+        let near = ring_squares_touching(to.x - from.x, to.y - from.y);
+        if touches_every_group(self.ring(from), near) {
+            return true;
         }
         let touching = self.neighbour_slots(to) & !(1 << slot);
         self.parts_of(slot, screen)
