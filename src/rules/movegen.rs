@@ -20,9 +20,7 @@
 //!
 //! Random playouts (`search::playout`) test only the candidate they pick.
 
-use super::connectivity::{
-    ring_bit_if_within, ring_connected, ring_squares_touching, touches_every_group, CENTRE,
-};
+use super::connectivity::{ring_connected, ring_squares_touching, touches_every_group, Ring};
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
@@ -265,50 +263,83 @@ impl Position {
     /// from [`Position::generate_step_candidates`], or a placement of a
     /// tile of the pile on a square touching the table), is legal.
     pub fn candidate_is_legal(&mut self, mv: Move, screen: &mut Screen) -> bool {
-        let (mover, to, capture) = match mv {
+        match mv {
             Move::Step { from, to } => {
                 let slot = self.board[from.cell()] as usize;
-                let bit = 1 << slot;
-                let capture = self.occupied(to);
-                // The ring test clears most movers. A playout tries a few
-                // candidates, so a flood per mover beats one search of the
-                // whole table; generating every move, it is the other way.
-                let holds = !ring_connected(self.ring(from))
-                    && if self.without_holes() {
-                        true
-                    } else if screen.sampling {
-                        self.parts_of(slot, screen)[1] != 0
-                    } else {
-                        *screen
-                            .holding
-                            .get_or_insert_with(|| self.articulation_points(0))
-                            & bit
-                            != 0
-                    };
-                if holds {
-                    // The mover holds the table together: it may not
-                    // capture, and must join every part again.
-                    if capture || !self.joins_parts(slot, to, screen) {
-                        return false;
-                    }
-                }
-                // Only a tile on a line through the king can shield it.
-                let exposes = screen.king != NO_SLOT
-                    && (slot == screen.king as usize
-                        || (on_a_line(from, self.square_of(screen.king as usize))
-                            && self.shields_of(screen) & bit != 0));
-                if exposes {
-                    return self.survives(mv);
-                }
-                (Some(slot), to, capture)
+                let around = (!self.occupied(to)).then(|| self.ring_besides(to, from));
+                self.step_is_legal(slot, from, to, around, screen)
             }
             Move::Place { piece, to } => {
                 if piece.kind == Kind::King {
                     return self.survives(mv);
                 }
-                (None, to, false)
+                self.spares_the_king(mv, None, to, false, screen)
             }
-        };
+        }
+    }
+
+    /// True when the step of the side to move's tile in `slot` from `from`
+    /// to `to`, a candidate under `screen`, is legal. `around` holds the
+    /// tiles around `to` but the mover for a quiet step, `None` for a
+    /// capture.
+    #[inline]
+    fn step_is_legal(
+        &mut self,
+        slot: usize,
+        from: Square,
+        to: Square,
+        around: Option<Ring>,
+        screen: &mut Screen,
+    ) -> bool {
+        let bit = 1 << slot;
+        // The ring test clears most movers. A playout tries a few
+        // candidates, so a flood per mover beats one search of the
+        // whole table; generating every move, it is the other way.
+        let holds = !ring_connected(self.ring(from))
+            && if self.without_holes() {
+                true
+            } else if screen.sampling {
+                self.parts_of(slot, screen)[1] != 0
+            } else {
+                *screen
+                    .holding
+                    .get_or_insert_with(|| self.articulation_points(0))
+                    & bit
+                    != 0
+            };
+        if holds {
+            // The mover holds the table together: it may not capture,
+            // and must join every part again.
+            match around {
+                None => return false,
+                Some(around) if !self.joins_parts(slot, from, to, around, screen) => return false,
+                Some(_) => {}
+            }
+        }
+        let mv = Move::Step { from, to };
+        // Only a tile on a line through the king can shield it.
+        let exposes = screen.king != NO_SLOT
+            && (slot == screen.king as usize
+                || (on_a_line(from, self.square_of(screen.king as usize))
+                    && self.shields_of(screen) & bit != 0));
+        if exposes {
+            return self.survives(mv);
+        }
+        self.spares_the_king(mv, Some(slot), to, around.is_none(), screen)
+    }
+
+    /// True when `mv`, which keeps the table together and neither moves
+    /// the king nor opens a line to it, leaves no enemy tile able to
+    /// capture the king. `mover` is the moving tile (none for a
+    /// placement).
+    fn spares_the_king(
+        &mut self,
+        mv: Move,
+        mover: Option<usize>,
+        to: Square,
+        capture: bool,
+        screen: &mut Screen,
+    ) -> bool {
         if self.attackers_of_king(screen) == 0 {
             return true;
         }
@@ -354,15 +385,21 @@ impl Position {
         }
     }
 
-    /// True when the holding tile in `slot`, moved to the empty `to`,
-    /// touches every part of the table it left.
-    fn joins_parts(&self, slot: usize, to: Square, screen: &mut Screen) -> bool {
-        let from = self.square_of(slot);
-        let ring = self.ring(to) & !CENTRE & !ring_bit_if_within(from.x - to.x, from.y - to.y);
+    /// True when the holding tile in `slot`, moved from `from` to the
+    /// empty `to` with the tiles `around` it there, touches every part of
+    /// the table it left.
+    fn joins_parts(
+        &self,
+        slot: usize,
+        from: Square,
+        to: Square,
+        around: Ring,
+        screen: &mut Screen,
+    ) -> bool {
         // There are two parts at least to touch, and tiles of different
         // parts never touch: the tiles around `to` must fall into two
         // groups at least.
-        if ring_connected(ring) {
+        if ring_connected(around) {
             return false;
         }
         // Each part holds a group of the tiles around `from`: touching
@@ -832,8 +869,37 @@ impl Position {
     /// The candidate in slot `index` (below `slots.len()`) of the
     /// numbering `slots` made with `screen`, or `None` when the slot holds
     /// no candidate.
-    #[inline]
     pub fn slot_candidate(&self, slots: &StepSlots, screen: &Screen, index: u32) -> Option<Move> {
+        self.slot_step(slots, screen, index)
+            .map(|(_, from, to, _)| Move::Step { from, to })
+    }
+
+    /// The move in slot `index` (below `slots.len()`) of the numbering
+    /// `slots` made with `screen`, when the slot holds a legal one: a
+    /// playout's pick, decoded and tested without working out twice what
+    /// both need.
+    #[inline]
+    pub fn slot_move(
+        &mut self,
+        slots: &StepSlots,
+        screen: &mut Screen,
+        index: u32,
+    ) -> Option<Move> {
+        let (slot, from, to, around) = self.slot_step(slots, screen, index)?;
+        self.step_is_legal(slot, from, to, around, screen)
+            .then_some(Move::Step { from, to })
+    }
+
+    /// The candidate in slot `index` as the mover's slot, its origin and
+    /// destination, and for a quiet step the tiles around the destination
+    /// but the mover (`None` for a capture).
+    #[inline(always)]
+    fn slot_step(
+        &self,
+        slots: &StepSlots,
+        screen: &Screen,
+        index: u32,
+    ) -> Option<(usize, Square, Square, Option<Ring>)> {
         let index = index as u16;
         let tile = usize::from(
             slots
@@ -848,23 +914,25 @@ impl Position {
         let from = self.square_of(slot);
         let index = index as usize;
         let kind = self.kinds[slot];
+        // A quiet step is a candidate when a tile besides the mover
+        // touches its destination.
+        let quiet = |to: Square| {
+            let around = self.ring_besides(to, from);
+            (around != 0).then_some((slot, from, to, Some(around)))
+        };
         if kind == Kind::Pawn {
             let f = self.side.forward();
             let (forward, captures) = (lines[0] as usize, lines[1]);
             if index < forward {
                 // The squares up to `to` are empty.
-                let to = from.offset(0, (index as i32 + 1) * f);
-                return self.quiet_candidate(from, to);
+                return quiet(from.offset(0, (index as i32 + 1) * f));
             }
             let dx = if index == forward && captures & 1 != 0 {
                 -1
             } else {
                 1
             };
-            return Some(Move::Step {
-                from,
-                to: from.offset(dx, f),
-            });
+            return Some((slot, from, from.offset(dx, f), None));
         }
         // A jump is a line one square long: no branch on the kind.
         let (line, distance) = line_of_slot(lines, index);
@@ -877,18 +945,10 @@ impl Position {
             return None;
         }
         if self.occupied(to) {
-            self.is_enemy(to).then_some(Move::Step { from, to })
+            self.is_enemy(to).then_some((slot, from, to, None))
         } else {
-            self.quiet_candidate(from, to)
+            quiet(to)
         }
-    }
-
-    /// The quiet step `from → to` onto an empty square, if `to` touches a
-    /// tile other than the mover.
-    #[inline(always)]
-    fn quiet_candidate(&self, from: Square, to: Square) -> Option<Move> {
-        self.has_neighbour_besides(to, from)
-            .then_some(Move::Step { from, to })
     }
 }
 

@@ -879,8 +879,14 @@ impl Position {
     /// True when a tile other than the one on `except` touches `square`.
     #[inline(always)]
     pub(super) fn has_neighbour_besides(&self, square: Square, except: Square) -> bool {
+        self.ring_besides(square, except) != 0
+    }
+
+    /// The tiles around `square` (not on it) but the one on `except`.
+    #[inline(always)]
+    pub(super) fn ring_besides(&self, square: Square, except: Square) -> Ring {
         let except = ring_bit_if_within(except.x - square.x, except.y - square.y);
-        self.ring(square) & !CENTRE & !except != 0
+        self.ring(square) & !CENTRE & !except
     }
 }
 

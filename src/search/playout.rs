@@ -102,10 +102,8 @@ pub fn turn(pos: &mut Position, rng: &mut impl Rng, policy: Policy) -> Turn {
                 if pick == slots.len() {
                     return place(pos, rng, &mut screen);
                 }
-                if let Some(mv) = pos.slot_candidate(&slots, &screen, pick) {
-                    if pos.candidate_is_legal(mv, &mut screen) {
-                        return Turn::Play(mv);
-                    }
+                if let Some(mv) = pos.slot_move(&slots, &mut screen, pick) {
+                    return Turn::Play(mv);
                 }
             }
         }
@@ -343,8 +341,9 @@ mod tests {
     }
 
     /// Every candidate has exactly one slot and every other slot holds
-    /// nothing, in every position of many random games: so a uniform pick
-    /// of a slot that holds a candidate is a uniform pick of a candidate.
+    /// nothing, and the slots' legal moves are the legal piece moves, in
+    /// every position of many random games: so a uniform pick of a slot
+    /// holding a legal move is a uniform pick of a legal move.
     #[test]
     fn slots_number_each_candidate_once() {
         let positions = each_position_of_random_games(41, 120, |pos, _| {
@@ -359,6 +358,18 @@ mod tests {
             numbered.sort();
             candidates.sort();
             assert_eq!(numbered, candidates, "in {pos}");
+            // And the moves the slots hold, each tested as a pick tests
+            // it, are the legal ones.
+            let mut screen = pos.sampling_screen();
+            let mut picked: Vec<Move> = (0..slots.len())
+                .filter_map(|i| pos.slot_move(&slots, &mut screen, i))
+                .collect();
+            let mut legal = MoveList::new();
+            pos.generate_steps(&mut legal);
+            let mut legal = legal.to_vec();
+            picked.sort();
+            legal.sort();
+            assert_eq!(picked, legal, "in {pos}");
         });
         assert!(positions > 10_000, "{positions}");
     }
