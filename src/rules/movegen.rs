@@ -295,7 +295,8 @@ impl Position {
         // The ring test clears most movers. A playout tries a few
         // candidates, so a flood per mover beats one search of the
         // whole table; generating every move, it is the other way.
-        let holds = !ring_connected(self.ring(from))
+        let ring = self.ring(from);
+        let holds = !ring_connected(ring)
             && if self.without_holes() {
                 true
             } else if screen.sampling {
@@ -312,7 +313,7 @@ impl Position {
             // and must join every part again.
             match around {
                 None => return false,
-                Some(around) if !self.joins_parts(slot, from, to, around, screen) => return false,
+                Some(around) if !self.joins_parts(slot, ring, to, around, screen) => return false,
                 Some(_) => {}
             }
         }
@@ -385,13 +386,13 @@ impl Position {
         }
     }
 
-    /// True when the holding tile in `slot`, moved from `from` to the
-    /// empty `to` with the tiles `around` it there, touches every part of
-    /// the table it left.
+    /// True when the holding tile in `slot`, with the tiles `ring` around
+    /// it, moved to the empty `to` with the tiles `around` it there but
+    /// the mover, touches every part of the table it left.
     fn joins_parts(
         &self,
         slot: usize,
-        from: Square,
+        ring: Ring,
         to: Square,
         around: Ring,
         screen: &mut Screen,
@@ -404,8 +405,9 @@ impl Position {
         }
         // Each part holds a group of the tiles around `from`: touching
         // every group touches every part, with no flood to find them.
+        let from = self.square_of(slot);
         let near = ring_squares_touching(to.x - from.x, to.y - from.y);
-        if touches_every_group(self.ring(from), near) {
+        if touches_every_group(ring, near) {
             return true;
         }
         let touching = self.neighbour_slots(to) & !(1 << slot);
