@@ -135,6 +135,15 @@ impl Attacker {
     }
 }
 
+/// What a step's destination holds.
+#[derive(Clone, Copy, Debug)]
+enum Landing {
+    /// An enemy tile: the step captures it.
+    Capture,
+    /// Nothing: the tiles around it but the mover's, when already read.
+    Empty(Option<Ring>),
+}
+
 /// The box within which any legal destination lies: one square around
 /// every tile, and never past the coordinate limit of RULES.md section 1.
 #[derive(Clone, Copy, Debug)]
@@ -266,8 +275,14 @@ impl Position {
         match mv {
             Move::Step { from, to } => {
                 let slot = self.board[from.cell()] as usize;
-                let around = (!self.occupied(to)).then(|| self.ring_besides(to, from));
-                self.step_is_legal(slot, from, to, around, screen)
+                // The tiles around an empty destination are read only if
+                // the mover turns out to hold the table together.
+                let landing = if self.occupied(to) {
+                    Landing::Capture
+                } else {
+                    Landing::Empty(None)
+                };
+                self.step_is_legal(slot, from, to, landing, screen)
             }
             Move::Place { piece, to } => {
                 if piece.kind == Kind::King {
@@ -279,16 +294,14 @@ impl Position {
     }
 
     /// True when the step of the side to move's tile in `slot` from `from`
-    /// to `to`, a candidate under `screen`, is legal. `around` holds the
-    /// tiles around `to` but the mover for a quiet step, `None` for a
-    /// capture.
-    #[inline]
+    /// to `to`, a candidate under `screen`, is legal.
+    #[inline(always)]
     fn step_is_legal(
         &mut self,
         slot: usize,
         from: Square,
         to: Square,
-        around: Option<Ring>,
+        landing: Landing,
         screen: &mut Screen,
     ) -> bool {
         let bit = 1 << slot;
@@ -311,10 +324,12 @@ impl Position {
         if holds {
             // The mover holds the table together: it may not capture,
             // and must join every part again.
-            match around {
-                None => return false,
-                Some(around) if !self.joins_parts(slot, ring, to, around, screen) => return false,
-                Some(_) => {}
+            let around = match landing {
+                Landing::Capture => return false,
+                Landing::Empty(around) => around.unwrap_or_else(|| self.ring_besides(to, from)),
+            };
+            if !self.joins_parts(slot, ring, to, around, screen) {
+                return false;
             }
         }
         let mv = Move::Step { from, to };
@@ -326,7 +341,8 @@ impl Position {
         if exposes {
             return self.survives(mv);
         }
-        self.spares_the_king(mv, Some(slot), to, around.is_none(), screen)
+        let capture = matches!(landing, Landing::Capture);
+        self.spares_the_king(mv, Some(slot), to, capture, screen)
     }
 
     /// True when `mv`, which keeps the table together and neither moves
@@ -887,21 +903,20 @@ impl Position {
         screen: &mut Screen,
         index: u32,
     ) -> Option<Move> {
-        let (slot, from, to, around) = self.slot_step(slots, screen, index)?;
-        self.step_is_legal(slot, from, to, around, screen)
+        let (slot, from, to, landing) = self.slot_step(slots, screen, index)?;
+        self.step_is_legal(slot, from, to, landing, screen)
             .then_some(Move::Step { from, to })
     }
 
     /// The candidate in slot `index` as the mover's slot, its origin and
-    /// destination, and for a quiet step the tiles around the destination
-    /// but the mover (`None` for a capture).
+    /// destination, and what it lands on.
     #[inline(always)]
     fn slot_step(
         &self,
         slots: &StepSlots,
         screen: &Screen,
         index: u32,
-    ) -> Option<(usize, Square, Square, Option<Ring>)> {
+    ) -> Option<(usize, Square, Square, Landing)> {
         let index = index as u16;
         let tile = usize::from(
             slots
@@ -920,7 +935,7 @@ impl Position {
         // touches its destination.
         let quiet = |to: Square| {
             let around = self.ring_besides(to, from);
-            (around != 0).then_some((slot, from, to, Some(around)))
+            (around != 0).then_some((slot, from, to, Landing::Empty(Some(around))))
         };
         if kind == Kind::Pawn {
             let f = self.side.forward();
@@ -934,7 +949,7 @@ impl Position {
             } else {
                 1
             };
-            return Some((slot, from, from.offset(dx, f), None));
+            return Some((slot, from, from.offset(dx, f), Landing::Capture));
         }
         // A jump is a line one square long: no branch on the kind.
         let (line, distance) = line_of_slot(lines, index);
@@ -947,7 +962,8 @@ impl Position {
             return None;
         }
         if self.occupied(to) {
-            self.is_enemy(to).then_some((slot, from, to, None))
+            self.is_enemy(to)
+                .then_some((slot, from, to, Landing::Capture))
         } else {
             quiet(to)
         }
