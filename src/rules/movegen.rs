@@ -7,10 +7,12 @@
 //!
 //! - Connection rule. A tile whose 8 neighbours hold together without it
 //!   (the ring test of `connectivity`) may go anywhere a candidate goes.
-//!   Otherwise the articulation points say whether it holds the table
-//!   together; if so it may not capture (after a capture the occupied
+//!   Otherwise it holds the table together, if the table encloses no hole
+//!   (kept by its Euler number); with holes, the articulation points
+//!   decide. A holding tile may not capture (after a capture the occupied
 //!   squares are the old ones less the mover's origin), and a quiet move
-//!   must touch every part the table falls into without it.
+//!   must touch every part the table falls into without it: touching
+//!   every group of its neighbours is enough, else the parts are flooded.
 //! - Check. With no enemy tile attacking the king by movement, only king
 //!   moves and moves of a tile alone between the king and an enemy slider
 //!   (a shield) can expose it: those are tried on the table. With
@@ -305,9 +307,10 @@ impl Position {
         screen: &mut Screen,
     ) -> bool {
         let bit = 1 << slot;
-        // The ring test clears most movers. A playout tries a few
-        // candidates, so a flood per mover beats one search of the
-        // whole table; generating every move, it is the other way.
+        // The ring test clears most movers, and on a table without holes
+        // it settles the rest. Otherwise a playout, which tries a few
+        // candidates, floods per mover; generating every move, one
+        // search of the whole table is cheaper.
         let ring = self.ring(from);
         let holds = !ring_connected(ring)
             && if self.without_holes() {

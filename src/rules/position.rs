@@ -786,6 +786,7 @@ impl Position {
     /// move off to capture) and the rest stays one group.
     #[inline]
     pub(super) fn removable(&self, slot: usize) -> bool {
+        // Without holes the ring test is exact: no flood.
         ring_connected(self.ring(self.square_of(slot)))
             || (!self.without_holes() && self.connected_without(1 << slot))
     }
