@@ -43,6 +43,26 @@ const NEIGHBOURS: [Ring; 9] = {
     t
 };
 
+/// The ring squares of `occupied` reached from those of `seed` through
+/// touching squares of `occupied`, within the 3 × 3 block.
+const fn group_within(seed: u32, occupied: u32) -> u32 {
+    let mut group = seed;
+    loop {
+        let mut grown = group;
+        let mut i = 0;
+        while i < 9 {
+            if group & (1 << i) != 0 {
+                grown |= NEIGHBOURS[i] & occupied;
+            }
+            i += 1;
+        }
+        if grown == group {
+            return group;
+        }
+        group = grown;
+    }
+}
+
 /// For each ring pattern: are the occupied ring squares (centre ignored)
 /// one group among themselves?
 static RING_CONNECTED: [bool; 512] = {
@@ -50,22 +70,8 @@ static RING_CONNECTED: [bool; 512] = {
     let mut pattern = 0;
     while pattern < 512 {
         let occupied = pattern & !CENTRE;
-        let mut seen = occupied & occupied.wrapping_neg();
-        loop {
-            let mut grown = seen;
-            let mut i = 0;
-            while i < 9 {
-                if seen & (1 << i) != 0 {
-                    grown |= NEIGHBOURS[i] & occupied;
-                }
-                i += 1;
-            }
-            if grown == seen {
-                break;
-            }
-            seen = grown;
-        }
-        t[pattern as usize] = seen == occupied;
+        t[pattern as usize] =
+            group_within(occupied & occupied.wrapping_neg(), occupied) == occupied;
         pattern += 1;
     }
     t
@@ -80,21 +86,7 @@ static RING_GROUPS: [[u16; 4]; 512] = {
         let mut left = pattern & !CENTRE;
         let mut n = 0;
         while left != 0 {
-            let mut group = left & left.wrapping_neg();
-            loop {
-                let mut grown = group;
-                let mut i = 0;
-                while i < 9 {
-                    if group & (1 << i) != 0 {
-                        grown |= NEIGHBOURS[i] & left;
-                    }
-                    i += 1;
-                }
-                if grown == group {
-                    break;
-                }
-                group = grown;
-            }
+            let group = group_within(left & left.wrapping_neg(), left);
             t[pattern as usize][n] = group as u16;
             n += 1;
             left &= !group;
