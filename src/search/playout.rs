@@ -13,7 +13,9 @@
 //! test per pick instead of one per candidate.
 
 use super::eval::value;
-use crate::rules::{Ending, GameEnd, Kind, Move, MoveList, Piece, Position, Screen, Square};
+use crate::rules::{
+    Ending, GameEnd, Kind, Move, MoveList, Piece, Position, Screen, Square, StepSlots,
+};
 use arrayvec::ArrayVec;
 use rand::distributions::{Distribution, Uniform};
 use rand::Rng;
@@ -87,28 +89,12 @@ pub fn turn(pos: &mut Position, rng: &mut impl Rng, policy: Policy) -> Turn {
     // the table together, the king's attackers) serves them all.
     let mut screen = pos.sampling_screen();
     if policy == Policy::Uniform {
-        // Pick among the numbered slots and "draw" until a slot holds a
-        // legal move: uniform over the legal moves and "draw", as every
-        // one of them has one slot. Listing the candidates costs more
-        // than the few picks most turns need.
         let slots = pos.step_slots(&screen);
-        let options = slots.len() + u32::from(!pile.is_empty());
-        if options > 0 {
-            // Every pick of the turn has the same range: its rejection
-            // zone is worked out once, not at every pick.
-            let options = Uniform::new(0, options);
-            for _ in 0..SLOT_PICKS {
-                let pick = options.sample(rng);
-                if pick == slots.len() {
-                    return place(pos, rng, &mut screen);
-                }
-                if let Some(mv) = pos.slot_move(&slots, &mut screen, pick) {
-                    return Turn::Play(mv);
-                }
-            }
+        if slots.len() < MAX_SLOTS {
+            return uniform_turn(pos, rng, &slots, &mut screen);
         }
-        // Few slots hold legal moves, or none: list the candidates. The
-        // picks so far, all failed, do not bias this fresh uniform pick.
+        // More slots than a real position has (see `MAX_SLOTS`): list the
+        // candidates instead.
     }
     let mut list = MoveList::new();
     pos.generate_step_candidates(&screen, &mut list);
@@ -150,8 +136,87 @@ pub fn turn(pos: &mut Position, rng: &mut impl Rng, policy: Policy) -> Turn {
     place(pos, rng, &mut screen)
 }
 
-/// How many slots a uniform turn picks before it lists the candidates.
-const SLOT_PICKS: u32 = 24;
+/// More slots than the side's tiles can have: a queen has at most 140
+/// within the reach, a rook or bishop 70, a king or knight 8, a pawn 5,
+/// so 16 tiles have fewer than 512.
+const MAX_SLOTS: u32 = 1024;
+
+/// The slots a uniform turn has tested and found to hold no legal move.
+struct Struck {
+    words: [u64; MAX_SLOTS as usize / 64],
+    count: u32,
+}
+
+impl Struck {
+    fn new() -> Struck {
+        Struck {
+            words: [0; MAX_SLOTS as usize / 64],
+            count: 0,
+        }
+    }
+
+    fn contains(&self, slot: u32) -> bool {
+        self.words[slot as usize / 64] & (1 << (slot % 64)) != 0
+    }
+
+    fn insert(&mut self, slot: u32) {
+        self.words[slot as usize / 64] |= 1 << (slot % 64);
+        self.count += 1;
+    }
+}
+
+/// A uniform turn over the numbered `slots` (fewer than [`MAX_SLOTS`]) and
+/// "draw": every legal move has one slot, so picking slots until one
+/// holds a legal move picks uniformly. Listing the candidates costs more
+/// than the few picks most turns need.
+///
+/// A slot found to hold nothing is struck out and never tested again:
+/// each pick is uniform over the slots not yet struck out, which still
+/// hold every legal move. Once most slots are struck out, the rest are
+/// listed and picked without replacement, so that a turn with few legal
+/// moves tests each slot at most once.
+fn uniform_turn(
+    pos: &mut Position,
+    rng: &mut impl Rng,
+    slots: &StepSlots,
+    screen: &mut Screen,
+) -> Turn {
+    let draw = slots.len();
+    let options = draw + u32::from(!pos.pile(pos.side_to_move()).is_empty());
+    let mut struck = Struck::new();
+    if options > 0 {
+        // Every pick has the same range: its rejection zone is worked
+        // out once, not at every pick.
+        let range = Uniform::new(0, options);
+        while 2 * struck.count < options {
+            let pick = range.sample(rng);
+            if pick == draw {
+                return place(pos, rng, screen);
+            }
+            if struck.contains(pick) {
+                continue;
+            }
+            match pos.slot_move(slots, screen, pick) {
+                Some(mv) => return Turn::Play(mv),
+                None => struck.insert(pick),
+            }
+        }
+    }
+    let mut open: ArrayVec<u16, { MAX_SLOTS as usize }> = (0..options)
+        .filter(|&i| !struck.contains(i))
+        .map(|i| i as u16)
+        .collect();
+    while !open.is_empty() {
+        let pick = u32::from(open.swap_remove(rng.gen_range(0..open.len())));
+        if pick == draw {
+            return place(pos, rng, screen);
+        }
+        if let Some(mv) = pos.slot_move(slots, screen, pick) {
+            return Turn::Play(mv);
+        }
+    }
+    Turn::NoMove
+}
 
 /// Draws a uniformly random tile of the side to move's pile, which is not
 /// empty, and places it on a uniformly random legal square.
@@ -312,6 +377,25 @@ mod tests {
     #[test]
     fn turns_are_uniform_over_legal_moves_and_draw() {
         for position in crate::bench::POSITIONS.lines().take(6) {
+            check_uniform(position);
+        }
+    }
+
+    /// Where most slots hold nothing, a turn strikes out slots until it
+    /// lists the rest: still uniform.
+    #[test]
+    fn turns_are_uniform_where_few_slots_hold_moves() {
+        for position in [
+            // 3 steps and "draw".
+            "Q-5,6/b-4,5/P-3,4*/K-4,3/R-2,3/P-1,3/p-3,2/r0,2/n-1,1/N0,0/q0,-1/R-1,-2/N-2,-3/p-3,-4* \
+             b BBPPPPPP/krbnpppppp 8 13",
+            // 5 steps and "draw".
+            "p0,3/P-1,2*/P-6,1/P-5,1/q-2,1/b-5,0/K-3,0/p-6,-1/Q-4,-1/B-7,-2/R-4,-2/B-7,-3/p-5,-3*/\
+             P-6,-4/k-4,-4/p-3,-4*/p-2,-4* b PPP/np 1 44",
+            // 2 steps, and an empty pile.
+            "P-6,2*/P0,2/P-5,1/q-2,1/p-1,1*/n-4,0/K-3,0/R-5,-1/b-4,-1/P-6,-2*/P-3,-2/p-7,-3*/\
+             p-5,-3*/k-4,-4/p-3,-5*/p-2,-5*/p-3,-6 b P/- 1 54",
+        ] {
             check_uniform(position);
         }
     }
