@@ -85,7 +85,7 @@ pub struct Position {
     table_sum: u64,
     /// Four times the Euler number of the tiles: groups less holes, kept
     /// square by square (see `connectivity::euler_gain`).
-    euler: i32,
+    pub(super) euler: i32,
 }
 
 /// What [`Position::make`] changed that it cannot work out again.
@@ -817,6 +817,26 @@ impl Position {
     /// attacks, would be mispredicted about every third tile.
     #[inline]
     pub(super) fn attackers(&self, enemy: Colour, target: Square) -> u32 {
+        self.attackers_through(enemy, target, self.blocker_distances(target))
+    }
+
+    /// The enemy tiles that attack `to` once the side to move's king has
+    /// stepped there from `from`, the square next to it: as
+    /// [`Position::attackers`], with the king's origin empty. Whether a
+    /// capture keeps the table together is not considered.
+    pub(super) fn attackers_after_king_step(&self, from: Square, to: Square) -> u32 {
+        // Only the line from `to` through `from` changes: its first tile
+        // stands beyond `from`.
+        let mut blockers = self.blocker_distances(to);
+        let line = LINE_TOWARDS[(3 * (to.y - from.y + 1) + to.x - from.x + 1) as usize];
+        blockers[line] = 1 + self.blocker_distances(from)[line];
+        self.attackers_through(self.side.opposite(), to, blockers)
+    }
+
+    /// The attackers of `target` when the first tile along each line from
+    /// it stands at `blockers` (see [`Position::blocker_distances`]).
+    #[inline(always)]
+    fn attackers_through(&self, enemy: Colour, target: Square, blockers: [u32; 8]) -> u32 {
         let enemies = self.present & colour_mask(enemy);
         let of = |kind: Kind| enemies & self.by_kind[kind.index()];
         let f = enemy.forward();
@@ -831,7 +851,6 @@ impl Position {
         if rooks | bishops != 0 {
             // A slider attacks along the line from the target towards it
             // when it is the first tile on that line.
-            let blockers = self.blocker_distances(target);
             let clear = |dx: i32, dy: i32| {
                 let line = LINE_TOWARDS[(3 * (dy.signum() + 1) + dx.signum() + 1) as usize];
                 blockers[line] == dx.abs().max(dy.abs()) as u32
