@@ -84,8 +84,9 @@ struct Attacker {
     distance: i32,
     /// The groups the table falls into without the attacker.
     parts: ArrayVec<u32, 4>,
-    /// With one part: the tiles that hold that part together.
-    holding: u32,
+    /// With one part: the tiles that hold that part together, or `None`
+    /// when that part has no holes, so that the ring test tells them.
+    holding: Option<u32>,
 }
 
 impl Attacker {
@@ -106,10 +107,17 @@ impl Attacker {
     }
 
     /// Could the attacker capture the king after a move, connection-wise?
-    /// `mover` is the moving tile (none for a placement), `neighbours` the
-    /// tiles touching the destination once the mover has left. `None` when
-    /// only a flood fill can tell.
-    fn connects_after(&self, mover: Option<usize>, neighbours: u32, capture: bool) -> Option<bool> {
+    /// `mover` is the moving tile (none for a placement), `holds` whether
+    /// it holds the table without the attacker together (asked only with
+    /// one part), `neighbours` the tiles touching the destination once the
+    /// mover has left. `None` when only a flood fill can tell.
+    fn connects_after(
+        &self,
+        mover: Option<usize>,
+        holds: impl Fn() -> bool,
+        neighbours: u32,
+        capture: bool,
+    ) -> Option<bool> {
         let touching = neighbours & !(1 << self.slot);
         let Some(m) = mover else {
             // A placement adds a tile: it must touch every part.
@@ -119,13 +127,13 @@ impl Attacker {
         if capture {
             // The occupied squares become the old ones less the mover's.
             return Some(match self.parts[..] {
-                [_] => self.holding & bit == 0,
+                [_] => !holds(),
                 [a, b] => a == bit || b == bit,
                 _ => false,
             });
         }
         if self.parts.len() == 1 {
-            return (self.holding & bit == 0).then_some(touching != 0);
+            return (!holds()).then_some(touching != 0);
         }
         let own = self
             .parts
@@ -384,7 +392,8 @@ impl Position {
             if attacker.slot == captured || attacker.blocked_by(to) {
                 continue;
             }
-            match attacker.connects_after(mover, neighbours, capture) {
+            let holds = || self.holds_without(attacker, mover.unwrap_or(0));
+            match attacker.connects_after(mover, holds, neighbours, capture) {
                 Some(false) => {}
                 Some(true) => return false,
                 None => return self.survives(mv),
@@ -477,11 +486,21 @@ impl Position {
             let square = self.square_of(slot);
             let (dx, dy) = (target.x - square.x, target.y - square.y);
             let slider = matches!(self.kinds[slot], Kind::Queen | Kind::Rook | Kind::Bishop);
-            let parts = self.parts_without(slot);
-            let holding = if parts.len() == 1 {
-                self.articulation_points(1 << slot)
+            // Without holes, the ring test tells whether the attacker
+            // holds the table together, and whether the table without it
+            // has holes.
+            let ring = self.ring(square);
+            let parts = if self.without_holes() && ring_connected(ring) {
+                ArrayVec::from_iter([self.present & !(1 << slot)])
             } else {
-                0
+                self.parts_without(slot)
+            };
+            let holding = if parts.len() > 1 {
+                Some(0)
+            } else if self.euler - euler_gain(ring) == 4 {
+                None
+            } else {
+                Some(self.articulation_points(1 << slot))
             };
             screen.shapes.push(Attacker {
                 slot,
@@ -497,6 +516,19 @@ impl Position {
             });
         }
         screen.shapes_known = true;
+    }
+
+    /// True when the side to move's tile in `slot` holds the table less
+    /// `attacker`, which is one part, together.
+    fn holds_without(&self, attacker: &Attacker, slot: usize) -> bool {
+        match attacker.holding {
+            Some(holding) => holding & (1 << slot) != 0,
+            None => {
+                let from = self.square_of(slot);
+                let (dx, dy) = (attacker.square.x - from.x, attacker.square.y - from.y);
+                !ring_connected(self.ring(from) & !ring_bit_if_within(dx, dy))
+            }
+        }
     }
 
     /// The side to move's tiles that stand alone between its king on
