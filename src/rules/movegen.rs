@@ -545,7 +545,7 @@ impl Position {
                 continue;
             }
             let behind = self.square_of(shield);
-            let d = self.blocker_distances(behind)[line] as i32;
+            let d = self.blocker_distance(behind, line) as i32;
             let Some(slider) = self.slot_on(behind.offset(dx * d, dy * d)) else {
                 continue;
             };

@@ -597,6 +597,23 @@ impl Position {
         ]
     }
 
+    /// Entry `line` of [`Position::blocker_distances`] alone.
+    #[inline(always)]
+    pub(super) fn blocker_distance(&self, from: Square, line: usize) -> u32 {
+        let (column, diagonal, anti_diagonal, _) = Self::lines_of(from);
+        let (x, y) = ((from.x & 63) as u32, (from.y & 63) as u32);
+        match line {
+            0 => ahead(self.rows[y as usize], x),
+            1 => behind(self.rows[y as usize], x),
+            2 => ahead(self.columns[column], y),
+            3 => behind(self.columns[column], y),
+            4 => ahead(self.diagonals[diagonal], y),
+            5 => ahead(self.anti_diagonals[anti_diagonal], y),
+            6 => behind(self.anti_diagonals[anti_diagonal], y),
+            _ => behind(self.diagonals[diagonal], y),
+        }
+    }
+
     /// The first four of [`Position::blocker_distances`]: a rook needs no
     /// more.
     #[inline(always)]
@@ -829,7 +846,7 @@ impl Position {
         // stands beyond `from`.
         let mut blockers = self.blocker_distances(to);
         let line = LINE_TOWARDS[(3 * (to.y - from.y + 1) + to.x - from.x + 1) as usize];
-        blockers[line] = 1 + self.blocker_distances(from)[line];
+        blockers[line] = 1 + self.blocker_distance(from, line);
         self.attackers_through(self.side.opposite(), to, blockers)
     }
 
