@@ -618,14 +618,11 @@ impl Position {
     /// more.
     #[inline(always)]
     pub(super) fn orthogonal_blocker_distances(&self, from: Square) -> [u32; 4] {
-        let (x, y) = ((from.x & 63) as u32, (from.y & 63) as u32);
-        let row = self.rows[y as usize];
-        let column = self.columns[x as usize];
         [
-            ahead(row, x),
-            behind(row, x),
-            ahead(column, y),
-            behind(column, y),
+            self.blocker_distance(from, 0),
+            self.blocker_distance(from, 1),
+            self.blocker_distance(from, 2),
+            self.blocker_distance(from, 3),
         ]
     }
 
@@ -633,15 +630,11 @@ impl Position {
     /// more.
     #[inline(always)]
     pub(super) fn diagonal_blocker_distances(&self, from: Square) -> [u32; 4] {
-        let (_, diagonal, anti_diagonal, _) = Self::lines_of(from);
-        let y = (from.y & 63) as u32;
-        let diagonal = self.diagonals[diagonal];
-        let anti_diagonal = self.anti_diagonals[anti_diagonal];
         [
-            ahead(diagonal, y),
-            ahead(anti_diagonal, y),
-            behind(anti_diagonal, y),
-            behind(diagonal, y),
+            self.blocker_distance(from, 4),
+            self.blocker_distance(from, 5),
+            self.blocker_distance(from, 6),
+            self.blocker_distance(from, 7),
         ]
     }
 
@@ -650,13 +643,7 @@ impl Position {
     /// steps need only this line.
     #[inline(always)]
     pub(super) fn column_blocker_distance(&self, from: Square, north: bool) -> u32 {
-        let column = self.columns[(from.x & 63) as usize];
-        let y = (from.y & 63) as u32;
-        if north {
-            ahead(column, y)
-        } else {
-            behind(column, y)
-        }
+        self.blocker_distance(from, if north { 2 } else { 3 })
     }
 
     /// True when a tile stands on `square` (near the group; see the module
