@@ -23,8 +23,7 @@
 //! Random playouts (`search::playout`) test only the candidate they pick.
 
 use super::connectivity::{
-    euler_gain, ring_bit_if_within, ring_connected, ring_squares_touching, touches_every_group,
-    Ring,
+    ring_bit_if_within, ring_connected, ring_squares_touching, touches_every_group, Ring,
 };
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
@@ -497,7 +496,7 @@ impl Position {
             };
             let holding = if parts.len() > 1 {
                 Some(0)
-            } else if self.euler - euler_gain(ring) == 4 {
+            } else if self.without_holes_less(square) {
                 None
             } else {
                 Some(self.articulation_points(1 << slot))
@@ -590,13 +589,7 @@ impl Position {
         if attackers == 0 {
             return true;
         }
-        // The Euler number of the table after the step, `from` emptied
-        // and `to` filled.
-        let mut euler = self.euler - euler_gain(self.ring(from));
-        if !self.occupied(to) {
-            euler += euler_gain(self.ring(to) & !ring_bit_if_within(from.x - to.x, from.y - to.y));
-        }
-        if euler != 4 {
+        if !self.without_holes_after_step(from, to) {
             return self.survives(Move::Step { from, to });
         }
         // Without holes, an attacker's capture keeps the table together

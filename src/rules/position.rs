@@ -85,7 +85,7 @@ pub struct Position {
     table_sum: u64,
     /// Four times the Euler number of the tiles: groups less holes, kept
     /// square by square (see `connectivity::euler_gain`).
-    pub(super) euler: i32,
+    euler: i32,
 }
 
 /// What [`Position::make`] changed that it cannot work out again.
@@ -525,6 +525,26 @@ impl Position {
     #[inline(always)]
     pub(super) fn without_holes(&self) -> bool {
         self.euler == 4
+    }
+
+    /// [`Position::without_holes`] for the table less the tile on
+    /// `square`, without lifting it.
+    #[inline(always)]
+    pub(super) fn without_holes_less(&self, square: Square) -> bool {
+        self.euler - euler_gain(self.ring(square)) == 4
+    }
+
+    /// [`Position::without_holes`] for the table after the tile on `from`
+    /// steps to `to` (capturing whatever stands there), without making
+    /// the step.
+    #[inline(always)]
+    pub(super) fn without_holes_after_step(&self, from: Square, to: Square) -> bool {
+        let mut euler = self.euler - euler_gain(self.ring(from));
+        if !self.occupied(to) {
+            let ring = self.ring(to) & !ring_bit_if_within(from.x - to.x, from.y - to.y);
+            euler += euler_gain(ring);
+        }
+        euler == 4
     }
 
     fn recompute_sums(&mut self) {
