@@ -106,14 +106,15 @@ impl Attacker {
     }
 
     /// Could the attacker capture the king after a move, connection-wise?
-    /// `mover` is the moving tile (none for a placement), `holds` whether
-    /// it holds the table without the attacker together (asked only with
-    /// one part), `neighbours` the tiles touching the destination once the
-    /// mover has left. `None` when only a flood fill can tell.
+    /// `mover` is the moving tile (none for a placement), `holds(mover)`
+    /// whether it holds the table without the attacker together (asked
+    /// only with one part), `neighbours` the tiles touching the
+    /// destination once the mover has left. `None` when only a flood fill
+    /// can tell.
     fn connects_after(
         &self,
         mover: Option<usize>,
-        holds: impl Fn() -> bool,
+        holds: impl Fn(usize) -> bool,
         neighbours: u32,
         capture: bool,
     ) -> Option<bool> {
@@ -126,13 +127,13 @@ impl Attacker {
         if capture {
             // The occupied squares become the old ones less the mover's.
             return Some(match self.parts[..] {
-                [_] => !holds(),
+                [_] => !holds(m),
                 [a, b] => a == bit || b == bit,
                 _ => false,
             });
         }
         if self.parts.len() == 1 {
-            return (!holds()).then_some(touching != 0);
+            return (!holds(m)).then_some(touching != 0);
         }
         let own = self
             .parts
@@ -391,7 +392,7 @@ impl Position {
             if attacker.slot == captured || attacker.blocked_by(to) {
                 continue;
             }
-            let holds = || self.holds_without(attacker, mover.unwrap_or(0));
+            let holds = |m| self.holds_without(attacker, m);
             match attacker.connects_after(mover, holds, neighbours, capture) {
                 Some(false) => {}
                 Some(true) => return false,
