@@ -62,11 +62,11 @@ pub struct Screen {
     /// Their shapes, once a candidate has needed them.
     shapes: ArrayVec<Attacker, 16>,
     shapes_known: bool,
-    /// For each of the side's tiles (by slot mod 16) that a candidate has
-    /// needed: the parts the table falls into without it. A tile holding
-    /// the table together must join them all again.
-    parts: [[u32; 4]; 16],
-    parts_known: u32,
+    /// For each of the side's tiles (by slot) that a candidate has needed:
+    /// the parts the table falls into without it. A tile holding the table
+    /// together must join them all again. A list, not a table by slot: a
+    /// turn needs few, and a table would be cleared every turn.
+    parts: ArrayVec<(u8, [u32; 4]), 16>,
     /// Candidates are tried a few at a time, not all of them.
     sampling: bool,
 }
@@ -413,8 +413,7 @@ impl Position {
             attackers: None,
             shapes: ArrayVec::new(),
             shapes_known: false,
-            parts: [[0; 4]; 16],
-            parts_known: 0,
+            parts: ArrayVec::new(),
             sampling: false,
         }
     }
@@ -452,14 +451,15 @@ impl Position {
     /// The parts the table falls into without the side to move's tile in
     /// `slot` (one part when it holds nothing together), zero-padded.
     fn parts_of(&self, slot: usize, screen: &mut Screen) -> [u32; 4] {
-        let i = slot & 15;
-        if screen.parts_known & (1 << i) == 0 {
-            let parts = self.parts_without(slot);
-            screen.parts[i] = [0; 4];
-            screen.parts[i][..parts.len()].copy_from_slice(&parts);
-            screen.parts_known |= 1 << i;
+        if let Some(&(_, known)) = screen.parts.iter().find(|&&(s, _)| usize::from(s) == slot) {
+            return known;
         }
-        screen.parts[i]
+        let mut parts = [0; 4];
+        for (part, found) in parts.iter_mut().zip(self.parts_without(slot)) {
+            *part = found;
+        }
+        screen.parts.push((slot as u8, parts));
+        parts
     }
 
     /// The screen's attackers of the king, found when first needed.
