@@ -28,7 +28,9 @@ use super::connectivity::{
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
-use super::position::{colour_mask, Position, Slots, DIAGONAL, KING, KNIGHT, NO_SLOT, ORTHOGONAL};
+use super::position::{
+    colour_mask, line_towards, Position, Slots, DIAGONAL, KING, KNIGHT, NO_SLOT, ORTHOGONAL,
+};
 use super::square::{Square, COORD_LIMIT};
 use arrayvec::ArrayVec;
 
@@ -532,27 +534,39 @@ impl Position {
     }
 
     /// The side to move's tiles that stand alone between its king on
-    /// `king` and an enemy slider: moving one could open the line.
+    /// `king` and an enemy slider: moving one could open the line. Only
+    /// the lines an enemy slider rides towards the king are read.
     fn shields(&self, king: Square) -> u32 {
+        let (rooks, bishops) = self.sliders(self.side.opposite());
         let mut shields = 0;
-        let first = self.blocker_distances(king);
-        for (line, &(dx, dy)) in ORTHOGONAL.iter().chain(&DIAGONAL).enumerate() {
-            let d = first[line] as i32;
-            let Some(shield) = self.slot_on(king.offset(dx * d, dy * d)) else {
-                continue;
+        for slider in Slots(rooks | bishops) {
+            let square = self.square_of(slider);
+            let (dx, dy) = (square.x - king.x, square.y - king.y);
+            let rides = if dx == 0 || dy == 0 {
+                rooks
+            } else if dx.abs() == dy.abs() {
+                bishops
+            } else {
+                0
             };
-            if Self::colour_of(shield) != self.side {
+            if rides & (1 << slider) == 0 {
                 continue;
             }
-            let behind = self.square_of(shield);
-            let d = self.blocker_distance(behind, line) as i32;
-            let Some(slider) = self.slot_on(behind.offset(dx * d, dy * d)) else {
+            let line = line_towards(king, square);
+            let distance = dx.abs().max(dy.abs()) as u32;
+            // The first tile from the king, if short of the slider, is a
+            // shield when it is ours and the next tile is the slider.
+            let d = self.blocker_distance(king, line);
+            if d >= distance {
+                continue;
+            }
+            let between = king.offset(dx.signum() * d as i32, dy.signum() * d as i32);
+            let Some(shield) = self.slot_on(between) else {
                 continue;
             };
-            let kind = self.kinds[slider];
-            let rides =
-                kind == Kind::Queen || kind == if line < 4 { Kind::Rook } else { Kind::Bishop };
-            if Self::colour_of(slider) != self.side && rides {
+            if Self::colour_of(shield) == self.side
+                && d + self.blocker_distance(between, line) == distance
+            {
                 shields |= 1 << shield;
             }
         }

@@ -603,21 +603,10 @@ impl Position {
         )
     }
 
-    /// How far from `from` the first tile stands along each line, in the
-    /// order of `ORTHOGONAL` then `DIAGONAL`: 1 for the next square.
+    /// How far from `from` the first tile stands along line `line`, in
+    /// the order of `ORTHOGONAL` then `DIAGONAL`: 1 for the next square.
     /// Meaningful up to 32 squares away (see the module comment); beyond,
     /// it may see the far side of the torus or nothing (64 or more).
-    #[inline(always)]
-    pub(super) fn blocker_distances(&self, from: Square) -> [u32; 8] {
-        let [east, west, north, south] = self.orthogonal_blocker_distances(from);
-        let [north_east, north_west, south_east, south_west] =
-            self.diagonal_blocker_distances(from);
-        [
-            east, west, north, south, north_east, north_west, south_east, south_west,
-        ]
-    }
-
-    /// Entry `line` of [`Position::blocker_distances`] alone.
     #[inline(always)]
     pub(super) fn blocker_distance(&self, from: Square, line: usize) -> u32 {
         let (column, diagonal, anti_diagonal, _) = Self::lines_of(from);
@@ -634,8 +623,8 @@ impl Position {
         }
     }
 
-    /// The first four of [`Position::blocker_distances`]: a rook needs no
-    /// more.
+    /// [`Position::blocker_distance`] along the four orthogonal lines: a
+    /// rook needs no more.
     #[inline(always)]
     pub(super) fn orthogonal_blocker_distances(&self, from: Square) -> [u32; 4] {
         [
@@ -646,8 +635,8 @@ impl Position {
         ]
     }
 
-    /// The last four of [`Position::blocker_distances`]: a bishop needs no
-    /// more.
+    /// [`Position::blocker_distance`] along the four diagonal lines: a
+    /// bishop needs no more.
     #[inline(always)]
     pub(super) fn diagonal_blocker_distances(&self, from: Square) -> [u32; 4] {
         [
@@ -659,7 +648,7 @@ impl Position {
     }
 
     /// How far from `from` the first tile stands up its column (`north`)
-    /// or down it, as [`Position::blocker_distances`] counts: a pawn's
+    /// or down it, as [`Position::blocker_distance`] counts: a pawn's
     /// steps need only this line.
     #[inline(always)]
     pub(super) fn column_blocker_distance(&self, from: Square, north: bool) -> u32 {
@@ -841,7 +830,7 @@ impl Position {
     /// attacks, would be mispredicted about every third tile.
     #[inline]
     pub(super) fn attackers(&self, enemy: Colour, target: Square) -> u32 {
-        self.attackers_through(enemy, target, self.blocker_distances(target))
+        self.attackers_through(enemy, target, |line| self.blocker_distance(target, line))
     }
 
     /// The enemy tiles that attack `to` once the side to move's king has
@@ -851,42 +840,65 @@ impl Position {
     pub(super) fn attackers_after_king_step(&self, from: Square, to: Square) -> u32 {
         // Only the line from `to` through `from` changes: its first tile
         // stands beyond `from`.
-        let mut blockers = self.blocker_distances(to);
-        let line = LINE_TOWARDS[(3 * (to.y - from.y + 1) + to.x - from.x + 1) as usize];
-        blockers[line] = 1 + self.blocker_distance(from, line);
-        self.attackers_through(self.side.opposite(), to, blockers)
+        let through = line_towards(to, from);
+        self.attackers_through(self.side.opposite(), to, |line| {
+            if line == through {
+                1 + self.blocker_distance(from, line)
+            } else {
+                self.blocker_distance(to, line)
+            }
+        })
     }
 
     /// The attackers of `target` when the first tile along each line from
-    /// it stands at `blockers` (see [`Position::blocker_distances`]).
+    /// it stands at `blocker(line)` (see [`Position::blocker_distance`]):
+    /// read only for the lines an enemy slider stands on.
     #[inline(always)]
-    fn attackers_through(&self, enemy: Colour, target: Square, blockers: [u32; 8]) -> u32 {
+    fn attackers_through(
+        &self,
+        enemy: Colour,
+        target: Square,
+        blocker: impl Fn(usize) -> u32,
+    ) -> u32 {
         let enemies = self.present & colour_mask(enemy);
         let of = |kind: Kind| enemies & self.by_kind[kind.index()];
+        // Two squares hold every pawn that attacks the target: cheaper to
+        // read than to ask each of up to 8 pawns.
         let f = enemy.forward();
-        let mut attackers =
-            self.attacks_by(of(Kind::Pawn), target, |dx, dy| (dx.abs() == 1) & (dy == f));
+        let mut attackers = 0;
+        for dx in [-1, 1] {
+            if let Some(slot) = self.slot_on(target.offset(dx, -f)) {
+                attackers |= (1 << slot) & of(Kind::Pawn);
+            }
+        }
         // Only 1 × 2 and 2 × 1 make 2.
         attackers |= self.attacks_by(of(Kind::Knight), target, |dx, dy| dx.abs() * dy.abs() == 2);
         attackers |= self.attacks_by(of(Kind::King), target, |dx, dy| dx.abs().max(dy.abs()) == 1);
-        let queens = of(Kind::Queen);
-        let rooks = of(Kind::Rook) | queens;
-        let bishops = of(Kind::Bishop) | queens;
-        if rooks | bishops != 0 {
-            // A slider attacks along the line from the target towards it
-            // when it is the first tile on that line.
-            let clear = |dx: i32, dy: i32| {
-                let line = LINE_TOWARDS[(3 * (dy.signum() + 1) + dx.signum() + 1) as usize];
-                blockers[line] == dx.abs().max(dy.abs()) as u32
-            };
-            attackers |= self.attacks_by(rooks, target, |dx, dy| {
-                ((dx == 0) | (dy == 0)) & clear(dx, dy)
-            });
-            attackers |= self.attacks_by(bishops, target, |dx, dy| {
-                (dx.abs() == dy.abs()) & clear(dx, dy)
-            });
-        }
+        // A slider attacks along the line from the target towards it when
+        // it is the first tile on that line: only a slider on a line of
+        // its own reads the line.
+        let clear = |dx: i32, dy: i32| {
+            let line = LINE_TOWARDS[(3 * (dy.signum() + 1) + dx.signum() + 1) as usize];
+            blocker(line) == dx.abs().max(dy.abs()) as u32
+        };
+        let (rooks, bishops) = self.sliders(enemy);
+        attackers |= self.attacks_by(rooks, target, |dx, dy| {
+            ((dx == 0) | (dy == 0)) && clear(dx, dy)
+        });
+        attackers |= self.attacks_by(bishops, target, |dx, dy| {
+            (dx.abs() == dy.abs()) && clear(dx, dy)
+        });
         attackers
+    }
+
+    /// `colour`'s tiles on the table that slide along ranks and files,
+    /// and those that slide along diagonals: its queens are in both.
+    #[inline(always)]
+    pub(super) fn sliders(&self, colour: Colour) -> (u32, u32) {
+        let tiles = self.present & colour_mask(colour);
+        let of = |kind: Kind| tiles & self.by_kind[kind.index()];
+        let queens = of(Kind::Queen);
+        (of(Kind::Rook) | queens, of(Kind::Bishop) | queens)
     }
 
     /// The tiles of `tiles` for which `attacks` holds of the step from
@@ -936,8 +948,16 @@ impl Position {
 
 /// For the direction from a tile to a target, by `3 (sign dy + 1) + sign dx
 /// + 1`: the line from the target back towards the tile, in the order of
-/// [`Position::blocker_distances`]. The centre is never asked.
+/// [`Position::blocker_distance`]. The centre is never asked.
 const LINE_TOWARDS: [usize; 9] = [4, 2, 5, 0, 0, 1, 6, 3, 7];
+
+/// The line from `from` towards `to`, another square on a line with it,
+/// in the order of [`Position::blocker_distance`].
+#[inline(always)]
+pub(super) fn line_towards(from: Square, to: Square) -> usize {
+    let (dx, dy) = (from.x - to.x, from.y - to.y);
+    LINE_TOWARDS[(3 * (dy.signum() + 1) + dx.signum() + 1) as usize]
+}
 
 /// How far up the torus line `line` from bit `at` the first tile stands:
 /// with the bit of the origin at `at`, the square `k` further up the word
