@@ -537,21 +537,10 @@ impl Position {
     /// `king` and an enemy slider: moving one could open the line. Only
     /// the lines an enemy slider rides towards the king are read.
     fn shields(&self, king: Square) -> u32 {
-        let (rooks, bishops) = self.sliders(self.side.opposite());
         let mut shields = 0;
-        for slider in Slots(rooks | bishops) {
+        for slider in Slots(self.aligned_sliders(self.side.opposite(), king)) {
             let square = self.square_of(slider);
             let (dx, dy) = (square.x - king.x, square.y - king.y);
-            let rides = if dx == 0 || dy == 0 {
-                rooks
-            } else if dx.abs() == dy.abs() {
-                bishops
-            } else {
-                0
-            };
-            if rides & (1 << slider) == 0 {
-                continue;
-            }
             let line = line_towards(king, square);
             let distance = dx.abs().max(dy.abs()) as u32;
             // The first tile from the king, if short of the slider, is a
@@ -894,69 +883,72 @@ impl Position {
             lines: [[0; 8]; 16],
             total: 0,
         };
-        for (tile, slot) in Slots(self.present & colour_mask(self.side)).enumerate() {
-            let from = self.square_of(slot);
-            let lines = &mut numbering.lines[tile];
-            let count = match self.kinds[slot] {
-                Kind::King | Kind::Knight => {
-                    *lines = [1; 8];
-                    8
-                }
-                Kind::Pawn => {
-                    // Its steps up to the first tile or the reach's edge,
-                    // and the captures there are: pawns have few moves
-                    // and many void squares, which would waste picks.
-                    let f = self.side.forward();
-                    let most = if self.moved & (1 << slot) == 0 { 3 } else { 1 };
-                    let room = if f > 0 {
-                        reach.max_y - from.y
-                    } else {
-                        from.y - reach.min_y
-                    };
-                    let free = self.column_blocker_distance(from, f > 0) - 1;
-                    let forward = most.min(room as u32).min(free) as u8;
-                    // The three squares diagonally ahead, from the left,
-                    // read off one row: cheaper than two `occupied` calls.
-                    let ahead = self.rows[(from.y + f) as usize & 63]
-                        .rotate_right(from.x.wrapping_sub(1) as u32 & 63);
-                    let mut captures = 0;
-                    if ahead & 1 != 0 && self.is_enemy(from.offset(-1, f)) {
-                        captures |= 1;
-                    }
-                    if ahead & 4 != 0 && self.is_enemy(from.offset(1, f)) {
-                        captures |= 2;
-                    }
-                    lines[0] = forward;
-                    lines[1] = captures;
-                    u32::from(forward) + captures.count_ones()
-                }
-                kind => {
-                    // Each line runs up to the first tile, or the reach's
-                    // edge.
-                    let rooms = reach.rooms(from);
-                    let mut fill = |at: usize, blockers: [u32; 4], rooms: &[u32]| {
-                        for i in 0..4 {
-                            lines[at + i] = rooms[i].min(blockers[i]) as u8;
-                        }
-                    };
-                    match kind {
-                        Kind::Rook => {
-                            fill(0, self.orthogonal_blocker_distances(from), &rooms[..4]);
-                        }
-                        Kind::Bishop => {
-                            fill(0, self.diagonal_blocker_distances(from), &rooms[4..]);
-                        }
-                        _ => {
-                            fill(0, self.orthogonal_blocker_distances(from), &rooms[..4]);
-                            fill(4, self.diagonal_blocker_distances(from), &rooms[4..]);
-                        }
-                    }
-                    lines.iter().map(|&l| u32::from(l)).sum()
-                }
-            };
+        // Kind by kind, so that no branch asks each tile its kind.
+        let mut tile = 0;
+        let mut number = |slot: usize, lines: [u8; 8], count: u32| {
             numbering.starts[tile] = numbering.total as u16;
             numbering.slots[tile] = slot as u8;
+            numbering.lines[tile] = lines;
             numbering.total += count;
+            tile += 1;
+        };
+        let us = self.side;
+        for slot in Slots(self.tiles_of(us, Kind::King) | self.tiles_of(us, Kind::Knight)) {
+            number(slot, [1; 8], 8);
+        }
+        let f = us.forward();
+        for slot in Slots(self.tiles_of(us, Kind::Pawn)) {
+            // Its steps up to the first tile or the reach's edge, and the
+            // captures there are: pawns have few moves and many void
+            // squares, which would waste picks.
+            let from = self.square_of(slot);
+            let most = if self.moved & (1 << slot) == 0 { 3 } else { 1 };
+            let room = if f > 0 {
+                reach.max_y - from.y
+            } else {
+                from.y - reach.min_y
+            };
+            let free = self.column_blocker_distance(from, f > 0) - 1;
+            let forward = most.min(room as u32).min(free) as u8;
+            // The three squares diagonally ahead, from the left, read off
+            // one row: cheaper than two `occupied` calls.
+            let ahead = self.rows[(from.y + f) as usize & 63]
+                .rotate_right(from.x.wrapping_sub(1) as u32 & 63);
+            let mut captures = 0u8;
+            if ahead & 1 != 0 && self.is_enemy(from.offset(-1, f)) {
+                captures |= 1;
+            }
+            if ahead & 4 != 0 && self.is_enemy(from.offset(1, f)) {
+                captures |= 2;
+            }
+            let count = u32::from(forward) + captures.count_ones();
+            number(slot, [forward, captures, 0, 0, 0, 0, 0, 0], count);
+        }
+        // Each line of a slider runs up to the first tile, or the reach's
+        // edge.
+        let lines = |blockers: [u32; 4], rooms: &[u32]| -> [u8; 4] {
+            std::array::from_fn(|i| rooms[i].min(blockers[i]) as u8)
+        };
+        let sum = |lines: &[u8]| lines.iter().map(|&l| u32::from(l)).sum::<u32>();
+        for slot in Slots(self.tiles_of(us, Kind::Rook)) {
+            let from = self.square_of(slot);
+            let rooms = reach.rooms(from);
+            let [e, w, n, s] = lines(self.orthogonal_blocker_distances(from), &rooms[..4]);
+            number(slot, [e, w, n, s, 0, 0, 0, 0], sum(&[e, w, n, s]));
+        }
+        for slot in Slots(self.tiles_of(us, Kind::Bishop)) {
+            let from = self.square_of(slot);
+            let rooms = reach.rooms(from);
+            let [ne, nw, se, sw] = lines(self.diagonal_blocker_distances(from), &rooms[4..]);
+            number(slot, [ne, nw, se, sw, 0, 0, 0, 0], sum(&[ne, nw, se, sw]));
+        }
+        for slot in Slots(self.tiles_of(us, Kind::Queen)) {
+            let from = self.square_of(slot);
+            let rooms = reach.rooms(from);
+            let [e, w, n, s] = lines(self.orthogonal_blocker_distances(from), &rooms[..4]);
+            let [ne, nw, se, sw] = lines(self.diagonal_blocker_distances(from), &rooms[4..]);
+            let all = [e, w, n, s, ne, nw, se, sw];
+            number(slot, all, sum(&all));
         }
         numbering
     }
