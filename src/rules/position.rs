@@ -827,7 +827,9 @@ impl Position {
     ///
     /// The tiles are taken a kind at a time and each test is arithmetic
     /// with no branch: a jump on every tile's kind, or on whether it
-    /// attacks, would be mispredicted about every third tile.
+    /// attacks, would be mispredicted about every third tile. Pawns are
+    /// read off the two squares they would attack from, and a slider's
+    /// line only once the slider is known to stand on it.
     #[inline]
     pub(super) fn attackers(&self, enemy: Colour, target: Square) -> u32 {
         self.attackers_through(enemy, target, |line| self.blocker_distance(target, line))
@@ -860,8 +862,7 @@ impl Position {
         target: Square,
         blocker: impl Fn(usize) -> u32,
     ) -> u32 {
-        let enemies = self.present & colour_mask(enemy);
-        let of = |kind: Kind| enemies & self.by_kind[kind.index()];
+        let of = |kind: Kind| self.tiles_of(enemy, kind);
         // Two squares hold every pawn that attacks the target: cheaper to
         // read than to ask each of up to 8 pawns.
         let f = enemy.forward();
