@@ -367,6 +367,10 @@ impl Position {
     /// the king nor opens a line to it, leaves no enemy tile able to
     /// capture the king. `mover` is the moving tile (none for a
     /// placement).
+    ///
+    /// Always inlined: most calls end at "no attacker", and as a call
+    /// that answer cost more than the work.
+    #[inline(always)]
     fn spares_the_king(
         &mut self,
         mv: Move,
