@@ -878,10 +878,7 @@ impl Position {
         // A slider attacks along the line from the target towards it when
         // it is the first tile on that line: only the lines of the sliders
         // on one are read.
-        let clear = |dx: i32, dy: i32| {
-            let line = LINE_TOWARDS[(3 * (dy.signum() + 1) + dx.signum() + 1) as usize];
-            blocker(line) == dx.abs().max(dy.abs()) as u32
-        };
+        let clear = |dx: i32, dy: i32| blocker(line_back(dx, dy)) == dx.abs().max(dy.abs()) as u32;
         attackers |= self.attacks_by(self.aligned_sliders(enemy, target), target, clear);
         attackers
     }
@@ -966,7 +963,13 @@ const LINE_TOWARDS: [usize; 9] = [4, 2, 5, 0, 0, 1, 6, 3, 7];
 /// in the order of [`Position::blocker_distance`].
 #[inline(always)]
 pub(super) fn line_towards(from: Square, to: Square) -> usize {
-    let (dx, dy) = (from.x - to.x, from.y - to.y);
+    line_back(from.x - to.x, from.y - to.y)
+}
+
+/// The line from a target back towards a tile on a line with it, the
+/// target lying `dx, dy` from the tile (see [`LINE_TOWARDS`]).
+#[inline(always)]
+fn line_back(dx: i32, dy: i32) -> usize {
     LINE_TOWARDS[(3 * (dy.signum() + 1) + dx.signum() + 1) as usize]
 }
 
