@@ -109,11 +109,31 @@ fn missing_cpu_features() -> Vec<&'static str> {
     } else {
         0
     };
+    // AVX registers are usable only if the operating system saves them
+    // (XCR0 bits 1 and 2), which XGETBV tells where OSXSAVE is set.
+    let os_saves_avx = if basic >> 27 & 1 != 0 {
+        // SAFETY: OSXSAVE set means the processor has XGETBV and the
+        // operating system has enabled it; XCR0 may always be read.
+        let xcr0 = unsafe { std::arch::x86_64::_xgetbv(0) };
+        u32::from(xcr0 & 6 == 6)
+    } else {
+        0
+    };
     [
         ("popcnt", cfg!(target_feature = "popcnt"), basic >> 23),
         ("lzcnt", cfg!(target_feature = "lzcnt"), extended >> 5),
         ("bmi1", cfg!(target_feature = "bmi1"), structured >> 3),
         ("bmi2", cfg!(target_feature = "bmi2"), structured >> 8),
+        (
+            "avx",
+            cfg!(target_feature = "avx"),
+            basic >> 28 & os_saves_avx,
+        ),
+        (
+            "avx2",
+            cfg!(target_feature = "avx2"),
+            structured >> 5 & os_saves_avx,
+        ),
     ]
     .into_iter()
     .filter(|&(_, used, bit)| used && bit & 1 == 0)
