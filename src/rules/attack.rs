@@ -9,7 +9,8 @@ impl Position {
     /// How many of `colour`'s tiles attack `square` by their movement,
     /// path clear. Whether a capture there would keep the table one group
     /// is not considered: this is a cheap measure of control, not a
-    /// legality test.
+    /// legality test. `square` lies near the group (within a square of
+    /// the tiles' box), as the table is read on a torus.
     pub fn attack_count(&self, colour: Colour, square: Square) -> u32 {
         self.attackers(colour, square).count_ones()
     }

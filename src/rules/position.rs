@@ -885,14 +885,15 @@ impl Position {
     ) -> u32 {
         let of = |kind: Kind| self.tiles_of(enemy, kind);
         // Two squares hold every pawn that attacks the target: cheaper to
-        // read than to ask each of up to 8 pawns.
+        // read than to ask each of up to 8 pawns. Near the group no far
+        // tile shares their cells, and an empty cell's `NO_SLOT` lands on
+        // bit 63, which the end drops: no branch.
         let f = enemy.forward();
-        let mut attackers = 0;
+        let mut pawns: u64 = 0;
         for dx in [-1, 1] {
-            if let Some(slot) = self.slot_on(target.offset(dx, -f)) {
-                attackers |= (1 << slot) & of(Kind::Pawn);
-            }
+            pawns |= 1 << (self.board[target.offset(dx, -f).cell()] & 63);
         }
+        let mut attackers = pawns as u32 & of(Kind::Pawn);
         let bearings = self.bearings(enemy, target);
         attackers |= bearings.knight & of(Kind::Knight);
         attackers |= bearings.adjacent & of(Kind::King);
