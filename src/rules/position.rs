@@ -846,11 +846,13 @@ impl Position {
     /// `enemy`'s tiles that attack `target` (a square near the group) by
     /// their movement, path clear, as a set of slots.
     ///
-    /// The tiles are taken a kind at a time and each test is arithmetic
-    /// with no branch: a jump on every tile's kind, or on whether it
-    /// attacks, would be mispredicted about every third tile. Pawns are
-    /// read off the two squares they would attack from, and a slider's
-    /// line only once the slider is known to stand on it.
+    /// Every test is arithmetic with no branch: a jump on every tile's
+    /// kind, or on whether it attacks, would be mispredicted about every
+    /// third tile. How all of `enemy`'s tiles lie from the target is
+    /// worked out at once ([`Position::bearings`]) and kept for the kinds
+    /// that attack so; pawns are read off the two squares they would
+    /// attack from, and a slider's line only once the slider is known to
+    /// stand on it.
     #[inline]
     pub(super) fn attackers(&self, enemy: Colour, target: Square) -> u32 {
         self.attackers_through(enemy, target, |line| self.blocker_distance(target, line))
