@@ -202,12 +202,20 @@ fn uniform_turn(
             }
         }
     }
-    let mut open: ArrayVec<u16, { MAX_SLOTS as usize }> = (0..options)
-        .filter(|&i| !struck.contains(i))
-        .map(|i| i as u16)
-        .collect();
-    while !open.is_empty() {
-        let pick = u32::from(open.swap_remove(rng.gen_range(0..open.len())));
+    // Listed with no branch on whether each slot is struck out: the
+    // answers follow no pattern, and a filter mispredicted about one slot
+    // in four.
+    let mut open = [0u16; MAX_SLOTS as usize];
+    let mut left = 0;
+    for i in 0..options {
+        open[left] = i as u16;
+        left += usize::from(!struck.contains(i));
+    }
+    while left > 0 {
+        let k = rng.gen_range(0..left);
+        let pick = u32::from(open[k]);
+        left -= 1;
+        open[k] = open[left];
         if pick == draw {
             return place(pos, rng, screen);
         }
