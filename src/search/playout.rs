@@ -249,6 +249,42 @@ fn place(pos: &mut Position, rng: &mut impl Rng, screen: &mut Screen) -> Turn {
     Turn::Stuck(kind)
 }
 
+/// The keys of the positions since the last irreversible turn, where a
+/// repetition is looked for; the fifty-move rule ends a game before more
+/// than 101 accumulate.
+#[derive(Default)]
+struct Keys {
+    keys: ArrayVec<u64, 101>,
+    /// A bit for the top six bits of each key: nearly every new key has a
+    /// bit of its own, and then no key need be read. Reading them every
+    /// ply mispredicted the loop's end about once a ply.
+    seen: u64,
+}
+
+impl Keys {
+    fn bit(key: u64) -> u64 {
+        1 << (key >> 58)
+    }
+
+    fn push(&mut self, key: u64) {
+        self.keys.push(key);
+        self.seen |= Self::bit(key);
+    }
+
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.seen = 0;
+    }
+
+    /// How many times `key` is among the keys.
+    fn occurrences(&self, key: u64) -> usize {
+        if self.seen & Self::bit(key) == 0 {
+            return 0;
+        }
+        self.keys.iter().filter(|&&k| k == key).count()
+    }
+}
+
 /// A uniformly random [`playout`]: the benchmark's workload.
 pub fn random_playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32) -> Playout {
     playout(pos, rng, max_plies, Policy::Uniform)
@@ -259,9 +295,7 @@ pub fn random_playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32) ->
 /// position. Repetitions are counted from the playout's start only:
 /// earlier history is not known here.
 pub fn playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32, policy: Policy) -> Playout {
-    // Keys of the positions since the last irreversible turn; the
-    // fifty-move rule ends a game before more than 101 accumulate.
-    let mut keys: ArrayVec<u64, 101> = ArrayVec::new();
+    let mut keys = Keys::default();
     keys.push(pos.hash());
     for plies in 0..max_plies {
         let mv = match turn(pos, rng, policy) {
@@ -287,7 +321,7 @@ pub fn playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32, policy: P
             };
         }
         let key = pos.hash();
-        if keys.iter().filter(|&&k| k == key).count() >= 2 {
+        if keys.occurrences(key) >= 2 {
             let end = Some(GameEnd {
                 winner: None,
                 ending: Ending::Repetition,
