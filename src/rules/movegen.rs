@@ -626,6 +626,37 @@ impl Position {
         }
     }
 
+    /// The empty squares touching the table (see [`Position::frontier`])
+    /// within `screen`'s reach, counted row by row but not listed: a
+    /// playout that draws a tile picks one of them, and most of the time
+    /// the first pick is legal.
+    pub fn frontier_rows(&self, screen: &Screen) -> FrontierRows {
+        let reach = screen.reach;
+        let mut frontier = FrontierRows {
+            rows: [0; 64],
+            min_x: reach.min_x,
+            min_y: reach.min_y,
+            total: 0,
+        };
+        if self.present == 0 {
+            frontier.rows[0] = 1 << (Square::ORIGIN.x & 63);
+            (frontier.min_x, frontier.min_y) = (Square::ORIGIN.x, Square::ORIGIN.y);
+            frontier.total = 1;
+            return frontier;
+        }
+        for (i, y) in (reach.min_y..=reach.max_y).enumerate() {
+            let row = |dy: i32| self.rows[(y + dy) as usize & 63];
+            let band = row(-1) | row(0) | row(1);
+            let spread = band | band.rotate_left(1) | band.rotate_right(1);
+            // The reach spans fewer than 64 files, from reach.min_x on.
+            let within = (u64::MAX >> (63 - (reach.max_x - reach.min_x)) as u32)
+                .rotate_left((reach.min_x & 63) as u32);
+            frontier.rows[i] = spread & !row(0) & within;
+            frontier.total += frontier.rows[i].count_ones();
+        }
+        frontier
+    }
+
     fn placements(&mut self, screen: &mut Screen, pile: Pile, list: &mut MoveList) {
         let us = self.side;
         let others: ArrayVec<Kind, 5> = pile.kinds().filter(|&k| k != Kind::King).collect();
@@ -1109,6 +1140,64 @@ const DIRECTIONS: [[(i32, i32); 8]; 5] = {
     ]
 };
 
+/// The squares of [`Position::frontier_rows`], in the order
+/// [`Position::frontier`] visits them.
+#[derive(Clone, Debug)]
+pub struct FrontierRows {
+    /// For each row of the reach from the lowest, its squares, by bit
+    /// `x mod 64`.
+    rows: [u64; 64],
+    min_x: i32,
+    min_y: i32,
+    total: u32,
+}
+
+impl FrontierRows {
+    /// How many squares there are.
+    pub fn len(&self) -> u32 {
+        self.total
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// The square numbered `index`, below [`FrontierRows::len`].
+    pub fn square(&self, index: u32) -> Square {
+        let mut index = index;
+        let mut i = 0;
+        while index >= self.rows[i].count_ones() {
+            index -= self.rows[i].count_ones();
+            i += 1;
+        }
+        let bit = nth_bit(self.rows[i], index) as i32;
+        Square::new(
+            self.min_x + ((bit - self.min_x) & 63),
+            self.min_y + i as i32,
+        )
+    }
+}
+
+/// The position of the set bit of `word` that has `n` set bits below it.
+#[inline(always)]
+fn nth_bit(word: u64, n: u32) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: BMI2 is enabled for this build (the cfg above, and
+        // `main` stops on a processor without it).
+        unsafe { std::arch::x86_64::_pdep_u64(1 << n, word).trailing_zeros() }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let mut word = word;
+        for _ in 0..n {
+            word &= word - 1;
+        }
+        word.trailing_zeros()
+    }
+}
+
 /// Where the side to move's tiles may go, connection-wise.
 struct Area {
     /// The box of all legal destinations.
@@ -1161,6 +1250,40 @@ mod tests {
                 .map(|index| line_of_slot(&lines, index))
                 .collect();
             assert_eq!(found, walked(&lines), "{lines:?}");
+        }
+    }
+
+    /// `frontier_rows` numbers the squares `frontier` visits, in its
+    /// order: on an empty table, across the torus's seam, at the
+    /// coordinate limit, at negative coordinates, and along games.
+    #[test]
+    fn frontier_rows_number_the_frontier_in_order() {
+        let mut positions: Vec<Position> = [
+            "startpos",
+            "K62,0/n63,0/N64,0 w QRRBBNPPPPPPPP/kqrrbbnpppppppp 0 2",
+            "K1000000000,0/n1000000000,1 w QRRBBNNPPPPPPPP/kqrrbbnppppppp 0 2",
+            "K-40,-70/n-41,-71 w QRRBBNNPPPPPPPP/kqrrbbnppppppp 0 2",
+        ]
+        .iter()
+        .map(|text| text.parse().unwrap())
+        .collect();
+        for line in crate::bench::POSITIONS.lines() {
+            let mut pos: Position = line.parse().unwrap();
+            for turn in 0..40 {
+                positions.push(pos.clone());
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make(moves[turn * 7 % moves.len()]);
+            }
+        }
+        for mut pos in positions {
+            let rows = pos.frontier_rows(&pos.sampling_screen());
+            let numbered: Vec<Square> = (0..rows.len()).map(|i| rows.square(i)).collect();
+            let mut visited = Vec::new();
+            pos.frontier(|_, s| visited.push(s));
+            assert_eq!(numbered, visited, "{pos}");
         }
     }
 

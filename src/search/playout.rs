@@ -233,8 +233,20 @@ fn place(pos: &mut Position, rng: &mut impl Rng, screen: &mut Screen) -> Turn {
     let pile = pos.pile(us);
     let kind = pile.nth(rng.gen_range(0..pile.len()));
     let piece = Piece::new(us, kind);
+    // The first pick from the squares counted, not listed: nearly always
+    // legal.
+    let frontier = pos.frontier_rows(screen);
+    if frontier.is_empty() {
+        return Turn::Stuck(kind);
+    }
+    let first = rng.gen_range(0..frontier.len() as usize);
+    let to = frontier.square(first as u32);
+    if pos.candidate_is_legal(Move::Place { piece, to }, screen) {
+        return Turn::Play(Move::Place { piece, to });
+    }
     let mut squares: ArrayVec<Square, 256> = ArrayVec::new();
     pos.frontier(|_, s| squares.push(s));
+    squares.swap_remove(first);
     while !squares.is_empty() {
         let pick = rng.gen_range(0..squares.len());
         let mv = Move::Place {
