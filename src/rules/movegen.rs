@@ -604,36 +604,28 @@ impl Position {
     /// Calls `visit` with each empty square touching the table (or `0,0`
     /// on an empty table): where a drawn tile may go, connection-wise.
     pub fn frontier(&mut self, mut visit: impl FnMut(&mut Self, Square)) {
-        if self.present == 0 {
-            visit(self, Square::ORIGIN);
-            return;
-        }
-        let reach = self.reach();
-        for y in reach.min_y..=reach.max_y {
-            let row = |dy: i32| self.rows[(y + dy) as usize & 63];
-            let band = row(-1) | row(0) | row(1);
-            let spread = band | band.rotate_left(1) | band.rotate_right(1);
-            let mut empty = spread & !row(0);
-            while empty != 0 {
-                let bit = empty.trailing_zeros() as i32;
-                empty &= empty - 1;
-                // The band spans fewer than 64 files from reach.min_x on.
-                let x = reach.min_x + ((bit - reach.min_x) & 63);
-                if x <= reach.max_x {
-                    visit(self, Square::new(x, y));
-                }
+        let frontier = self.frontier_within(self.reach());
+        for (i, &row) in frontier.rows[..frontier.height].iter().enumerate() {
+            let mut row = row;
+            while row != 0 {
+                visit(self, frontier.square_at(i, row.trailing_zeros()));
+                row &= row - 1;
             }
         }
     }
 
-    /// The empty squares touching the table (see [`Position::frontier`])
-    /// within `screen`'s reach, counted row by row but not listed: a
-    /// playout that draws a tile picks one of them, and most of the time
-    /// the first pick is legal.
+    /// The squares of [`Position::frontier`] within `screen`'s reach,
+    /// counted row by row but not listed: a playout that draws a tile
+    /// picks one of them, and most of the time the first pick is legal.
     pub fn frontier_rows(&self, screen: &Screen) -> FrontierRows {
-        let reach = screen.reach;
+        self.frontier_within(screen.reach)
+    }
+
+    /// The squares of [`Position::frontier`], with `reach` the position's.
+    fn frontier_within(&self, reach: Reach) -> FrontierRows {
         let mut frontier = FrontierRows {
             rows: [0; 64],
+            height: 1,
             min_x: reach.min_x,
             min_y: reach.min_y,
             total: 0,
@@ -644,6 +636,7 @@ impl Position {
             frontier.total = 1;
             return frontier;
         }
+        frontier.height = (reach.max_y - reach.min_y + 1) as usize;
         for (i, y) in (reach.min_y..=reach.max_y).enumerate() {
             let row = |dy: i32| self.rows[(y + dy) as usize & 63];
             let band = row(-1) | row(0) | row(1);
@@ -1147,6 +1140,8 @@ pub struct FrontierRows {
     /// For each row of the reach from the lowest, its squares, by bit
     /// `x mod 64`.
     rows: [u64; 64],
+    /// How many rows the reach has.
+    height: usize,
     min_x: i32,
     min_y: i32,
     total: u32,
@@ -1171,11 +1166,14 @@ impl FrontierRows {
             index -= self.rows[i].count_ones();
             i += 1;
         }
-        let bit = nth_bit(self.rows[i], index) as i32;
-        Square::new(
-            self.min_x + ((bit - self.min_x) & 63),
-            self.min_y + i as i32,
-        )
+        self.square_at(i, nth_bit(self.rows[i], index))
+    }
+
+    /// The square of bit `bit` of row `i`.
+    fn square_at(&self, i: usize, bit: u32) -> Square {
+        // The reach spans fewer than 64 files from `min_x` on.
+        let x = self.min_x + ((bit as i32 - self.min_x) & 63);
+        Square::new(x, self.min_y + i as i32)
     }
 }
 
