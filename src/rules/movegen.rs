@@ -870,11 +870,12 @@ pub struct StepSlots {
     starts: [i16; 16],
     /// Each tile's slot in the position.
     slots: [u8; 16],
-    /// For a slider, the squares of each line up to the first tile or the
-    /// reach's edge; for a king or knight, one for each jump; for a pawn,
-    /// how many empty squares lie ahead of it (within its step) and which
-    /// of its two captures there are.
-    lines: [[u8; 8]; 16],
+    /// For a slider, king or knight, its lines' ends (see [`line_ends`]):
+    /// a slider's lines run up to the first tile or the reach's edge, and
+    /// a king's or knight's 8 jumps are lines one slot long. For a pawn,
+    /// byte 0 is how many empty squares lie ahead of it (within its
+    /// step), byte 1 which of its two captures there are.
+    lines: [u64; 16],
     total: u32,
 }
 
@@ -899,12 +900,12 @@ impl Position {
         let mut numbering = StepSlots {
             starts: [i16::MAX; 16],
             slots: [0; 16],
-            lines: [[0; 8]; 16],
+            lines: [0; 16],
             total: 0,
         };
         // Kind by kind, so that no branch asks each tile its kind.
         let mut tile = 0;
-        let mut number = |slot: usize, lines: [u8; 8], count: u32| {
+        let mut number = |slot: usize, lines: u64, count: u32| {
             numbering.starts[tile] = numbering.total as i16;
             numbering.slots[tile] = slot as u8;
             numbering.lines[tile] = lines;
@@ -913,7 +914,7 @@ impl Position {
         };
         let us = self.side;
         for slot in Slots(self.tiles_of(us, Kind::King) | self.tiles_of(us, Kind::Knight)) {
-            number(slot, [1; 8], 8);
+            number(slot, line_ends([1; 8]), 8);
         }
         let f = us.forward();
         let them = us.opposite().index();
@@ -939,33 +940,36 @@ impl Position {
             };
             let captures = enemy(-1) | enemy(1) << 1;
             let count = u32::from(forward) + captures.count_ones();
-            number(slot, [forward, captures, 0, 0, 0, 0, 0, 0], count);
+            number(slot, u64::from(forward) | u64::from(captures) << 8, count);
         }
         // Each line of a slider runs up to the first tile, or the reach's
         // edge.
         let lines = |blockers: [u32; 4], rooms: &[u32]| -> [u8; 4] {
             std::array::from_fn(|i| rooms[i].min(blockers[i]) as u8)
         };
-        let sum = |lines: &[u8]| lines.iter().map(|&l| u32::from(l)).sum::<u32>();
+        // The last line's end is the tile's count of slots.
+        let mut slider = |slot: usize, lines: [u8; 8]| {
+            let ends = line_ends(lines);
+            number(slot, ends, (ends >> 56) as u32);
+        };
         for slot in Slots(self.tiles_of(us, Kind::Rook)) {
             let from = self.square_of(slot);
             let rooms = reach.rooms(from);
             let [e, w, n, s] = lines(self.orthogonal_blocker_distances(from), &rooms[..4]);
-            number(slot, [e, w, n, s, 0, 0, 0, 0], sum(&[e, w, n, s]));
+            slider(slot, [e, w, n, s, 0, 0, 0, 0]);
         }
         for slot in Slots(self.tiles_of(us, Kind::Bishop)) {
             let from = self.square_of(slot);
             let rooms = reach.rooms(from);
             let [ne, nw, se, sw] = lines(self.diagonal_blocker_distances(from), &rooms[4..]);
-            number(slot, [ne, nw, se, sw, 0, 0, 0, 0], sum(&[ne, nw, se, sw]));
+            slider(slot, [ne, nw, se, sw, 0, 0, 0, 0]);
         }
         for slot in Slots(self.tiles_of(us, Kind::Queen)) {
             let from = self.square_of(slot);
             let rooms = reach.rooms(from);
             let [e, w, n, s] = lines(self.orthogonal_blocker_distances(from), &rooms[..4]);
             let [ne, nw, se, sw] = lines(self.diagonal_blocker_distances(from), &rooms[4..]);
-            let all = [e, w, n, s, ne, nw, se, sw];
-            number(slot, all, sum(&all));
+            slider(slot, [e, w, n, s, ne, nw, se, sw]);
         }
         numbering
     }
@@ -1009,7 +1013,7 @@ impl Position {
         let index = index as i16;
         let tile = tile_of_slot(&slots.starts, index);
         let index = index - slots.starts[tile];
-        let lines = &slots.lines[tile];
+        let lines = slots.lines[tile];
         let slot = slots.slots[tile] as usize;
         let from = self.square_of(slot);
         let index = index as usize;
@@ -1022,7 +1026,7 @@ impl Position {
         };
         if kind == Kind::Pawn {
             let f = self.side.forward();
-            let (forward, captures) = (lines[0] as usize, lines[1]);
+            let (forward, captures) = (lines as u8 as usize, (lines >> 8) as u8);
             if index < forward {
                 // The squares up to `to` are empty.
                 return quiet(from.offset(0, (index as i32 + 1) * f));
@@ -1088,21 +1092,30 @@ fn tile_of_slot(starts: &[i16; 16], index: i16) -> usize {
     starts.iter().filter(|&&s| s <= index).count() - 1
 }
 
-/// The line of slot `index` of a tile whose lines hold `lines` slots
-/// each, and the slot's distance along it (1 for the first square). A
-/// king's or knight's 8 jumps are lines one slot long.
-///
-/// The slots before each line's end are summed in a byte each by one
-/// multiplication, and the line is the count of those sums at or below
-/// the index, compared bytewise: no branch, where a walk along the lines
-/// was mispredicted about once a pick. The bytewise compare needs sums
-/// below 128; a slider with more slots (up to 140 on the widest reach)
-/// walks.
+/// Bytes a word.
+const BYTES: u64 = 0x0101_0101_0101_0101;
+
+/// The ends of lines holding `lines` slots each: byte `i` counts the
+/// slots of lines `0..=i`, summed by one multiplication. A tile has fewer
+/// than 256 slots. Worked out when the slots are numbered, not at every
+/// pick, where the multiplication lengthened the chain of work from the
+/// random number to the move.
 #[inline(always)]
-fn line_of_slot(lines: &[u8; 8], index: usize) -> (usize, i32) {
-    const BYTES: u64 = 0x0101_0101_0101_0101;
+fn line_ends(lines: [u8; 8]) -> u64 {
+    u64::from_le_bytes(lines).wrapping_mul(BYTES)
+}
+
+/// The line of slot `index` of a tile whose lines end at `ends` (see
+/// [`line_ends`]), and the slot's distance along it (1 for the first
+/// square).
+///
+/// The line is the count of ends at or below the index, compared
+/// bytewise: no branch, where a walk along the lines was mispredicted
+/// about once a pick. The bytewise compare needs ends below 128; a slider
+/// with more slots (up to 140 on the widest reach) walks.
+#[inline(always)]
+fn line_of_slot(ends: u64, index: usize) -> (usize, i32) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let ends = u64::from_le_bytes(*lines).wrapping_mul(BYTES);
     let line = if ends >> 56 < 128 {
         // Byte by byte, 128 + index − end has its high bit set exactly
         // when the end is at or below the index, and never borrows.
@@ -1245,7 +1258,7 @@ mod tests {
         ];
         for lines in cases {
             let found: Vec<(usize, i32)> = (0..walked(&lines).len())
-                .map(|index| line_of_slot(&lines, index))
+                .map(|index| line_of_slot(line_ends(lines), index))
                 .collect();
             assert_eq!(found, walked(&lines), "{lines:?}");
         }
