@@ -240,9 +240,12 @@ fn place(pos: &mut Position, rng: &mut impl Rng, screen: &mut Screen) -> Turn {
         return Turn::Stuck(kind);
     }
     let first = rng.gen_range(0..frontier.len() as usize);
-    let to = frontier.square(first as u32);
-    if pos.candidate_is_legal(Move::Place { piece, to }, screen) {
-        return Turn::Play(Move::Place { piece, to });
+    let mv = Move::Place {
+        piece,
+        to: frontier.square(first as u32),
+    };
+    if pos.candidate_is_legal(mv, screen) {
+        return Turn::Play(mv);
     }
     let mut squares: ArrayVec<Square, 256> = ArrayVec::new();
     pos.frontier(|_, s| squares.push(s));
@@ -541,6 +544,26 @@ mod tests {
             }
         });
         assert!(with_captures > 500, "{with_captures}");
+    }
+
+    /// The filter in front of the keys hides no occurrence: keys that
+    /// share its bit are told apart, and a cleared list holds nothing.
+    #[test]
+    fn keys_count_every_occurrence() {
+        let a = 0x0123_4567_89AB_CDEF;
+        let (same_bit, other_bit) = (a ^ 1, a ^ 1 << 60);
+        let mut keys = Keys::default();
+        for key in [a, same_bit, a] {
+            keys.push(key);
+        }
+        assert_eq!(keys.occurrences(a), 2);
+        assert_eq!(keys.occurrences(same_bit), 1);
+        assert_eq!(keys.occurrences(other_bit), 0);
+        keys.clear();
+        assert_eq!(keys.occurrences(a), 0);
+        keys.push(other_bit);
+        assert_eq!(keys.occurrences(other_bit), 1);
+        assert_eq!(keys.occurrences(a), 0);
     }
 
     #[test]
