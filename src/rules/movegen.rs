@@ -1092,7 +1092,8 @@ fn tile_of_slot(starts: &[i16; 16], index: i16) -> usize {
     starts.iter().filter(|&&s| s <= index).count() - 1
 }
 
-/// Bytes a word.
+/// A one in each byte of a word: a word of bytes times this holds in
+/// each byte the sum of the bytes up to it.
 const BYTES: u64 = 0x0101_0101_0101_0101;
 
 /// The ends of lines holding `lines` slots each: byte `i` counts the
