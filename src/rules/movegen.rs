@@ -604,13 +604,8 @@ impl Position {
     /// Calls `visit` with each empty square touching the table (or `0,0`
     /// on an empty table): where a drawn tile may go, connection-wise.
     pub fn frontier(&mut self, mut visit: impl FnMut(&mut Self, Square)) {
-        let frontier = self.frontier_within(self.reach());
-        for (i, &row) in frontier.rows[..frontier.height].iter().enumerate() {
-            let mut row = row;
-            while row != 0 {
-                visit(self, frontier.square_at(i, row.trailing_zeros()));
-                row &= row - 1;
-            }
+        for square in self.frontier_within(self.reach()).squares() {
+            visit(self, square);
         }
     }
 
@@ -637,13 +632,13 @@ impl Position {
             return frontier;
         }
         frontier.height = (reach.max_y - reach.min_y + 1) as usize;
+        // The reach spans fewer than 64 files, from reach.min_x on.
+        let within = (u64::MAX >> (63 - (reach.max_x - reach.min_x)) as u32)
+            .rotate_left((reach.min_x & 63) as u32);
         for (i, y) in (reach.min_y..=reach.max_y).enumerate() {
             let row = |dy: i32| self.rows[(y + dy) as usize & 63];
             let band = row(-1) | row(0) | row(1);
             let spread = band | band.rotate_left(1) | band.rotate_right(1);
-            // The reach spans fewer than 64 files, from reach.min_x on.
-            let within = (u64::MAX >> (63 - (reach.max_x - reach.min_x)) as u32)
-                .rotate_left((reach.min_x & 63) as u32);
             frontier.rows[i] = spread & !row(0) & within;
             frontier.total += frontier.rows[i].count_ones();
         }
@@ -1181,6 +1176,19 @@ impl FrontierRows {
             i += 1;
         }
         self.square_at(i, nth_bit(self.rows[i], index))
+    }
+
+    /// Every square, in the order of their numbers.
+    pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
+        let rows = self.rows[..self.height].iter().enumerate();
+        rows.flat_map(move |(i, &row)| {
+            let mut left = row;
+            std::iter::from_fn(move || {
+                let bit = (left != 0).then(|| left.trailing_zeros())?;
+                left &= left - 1;
+                Some(self.square_at(i, bit))
+            })
+        })
     }
 
     /// The square of bit `bit` of row `i`.

@@ -247,8 +247,7 @@ fn place(pos: &mut Position, rng: &mut impl Rng, screen: &mut Screen) -> Turn {
     if pos.candidate_is_legal(mv, screen) {
         return Turn::Play(mv);
     }
-    let mut squares: ArrayVec<Square, 256> = ArrayVec::new();
-    pos.frontier(|_, s| squares.push(s));
+    let mut squares: ArrayVec<Square, 256> = frontier.squares().collect();
     squares.swap_remove(first);
     while !squares.is_empty() {
         let pick = rng.gen_range(0..squares.len());
