@@ -866,10 +866,11 @@ pub struct StepSlots {
     /// Each tile's slot in the position.
     slots: [u8; 16],
     /// For a slider, king or knight, its lines' ends (see [`line_ends`]):
-    /// a slider's lines run up to the first tile or the reach's edge, and
-    /// a king's or knight's 8 jumps are lines one slot long. For a pawn,
-    /// byte 0 is how many empty squares lie ahead of it (within its
-    /// step), byte 1 which of its two captures there are.
+    /// a slider's lines run up to the first tile, the last square beside
+    /// a tile or the reach's edge, and a king's or knight's 8 jumps are
+    /// lines one slot long. For a pawn, byte 0 is how many empty squares
+    /// ahead of it it may step to, up to the last beside a tile, byte 1
+    /// which of its two captures there are.
     lines: [u64; 16],
     total: u32,
 }
@@ -914,9 +915,10 @@ impl Position {
         let f = us.forward();
         let them = us.opposite().index();
         for slot in Slots(self.tiles_of(us, Kind::Pawn)) {
-            // Its steps up to the first tile or the reach's edge, and the
-            // captures there are: pawns have few moves and many void
-            // squares, which would waste picks.
+            // Its steps up to the first tile, the last square beside a
+            // tile or the reach's edge, and the captures there are: pawns
+            // have few moves and many void squares, which would waste
+            // picks.
             let from = self.square_of(slot);
             let most = if self.moved & (1 << slot) == 0 { 3 } else { 1 };
             let room = if f > 0 {
@@ -925,7 +927,8 @@ impl Position {
                 from.y - reach.min_y
             };
             let free = self.column_blocker_distance(from, f > 0) - 1;
-            let forward = most.min(room as u32).min(free) as u8;
+            let touched = self.column_touch_distance(from, f > 0);
+            let forward = most.min(room as u32).min(free).min(touched) as u8;
             // The two squares diagonally ahead hold an enemy tile when
             // their cell's slot is of the enemy's sixteen: an empty cell's
             // `NO_SLOT` is of neither. No branch, as either is a coin toss.
@@ -938,9 +941,10 @@ impl Position {
             number(slot, u64::from(forward) | u64::from(captures) << 8, count);
         }
         // Each line of a slider runs up to the first tile, or the reach's
-        // edge.
-        let lines = |blockers: [u32; 4], rooms: &[u32]| -> [u8; 4] {
-            std::array::from_fn(|i| rooms[i].min(blockers[i]) as u8)
+        // edge, or the last square beside a tile: past it, nothing is a
+        // candidate.
+        let lines = |blockers: [u32; 4], rooms: &[u32], touches: [u32; 4]| -> [u8; 4] {
+            std::array::from_fn(|i| rooms[i].min(blockers[i]).min(touches[i]) as u8)
         };
         // The last line's end is the tile's count of slots.
         let mut slider = |slot: usize, lines: [u8; 8]| {
@@ -950,20 +954,36 @@ impl Position {
         for slot in Slots(self.tiles_of(us, Kind::Rook)) {
             let from = self.square_of(slot);
             let rooms = reach.rooms(from);
-            let [e, w, n, s] = lines(self.orthogonal_blocker_distances(from), &rooms[..4]);
+            let [e, w, n, s] = lines(
+                self.orthogonal_blocker_distances(from),
+                &rooms[..4],
+                self.orthogonal_touch_distances(from),
+            );
             slider(slot, [e, w, n, s, 0, 0, 0, 0]);
         }
         for slot in Slots(self.tiles_of(us, Kind::Bishop)) {
             let from = self.square_of(slot);
             let rooms = reach.rooms(from);
-            let [ne, nw, se, sw] = lines(self.diagonal_blocker_distances(from), &rooms[4..]);
+            let [ne, nw, se, sw] = lines(
+                self.diagonal_blocker_distances(from),
+                &rooms[4..],
+                self.diagonal_touch_distances(from),
+            );
             slider(slot, [ne, nw, se, sw, 0, 0, 0, 0]);
         }
         for slot in Slots(self.tiles_of(us, Kind::Queen)) {
             let from = self.square_of(slot);
             let rooms = reach.rooms(from);
-            let [e, w, n, s] = lines(self.orthogonal_blocker_distances(from), &rooms[..4]);
-            let [ne, nw, se, sw] = lines(self.diagonal_blocker_distances(from), &rooms[4..]);
+            let [e, w, n, s] = lines(
+                self.orthogonal_blocker_distances(from),
+                &rooms[..4],
+                self.orthogonal_touch_distances(from),
+            );
+            let [ne, nw, se, sw] = lines(
+                self.diagonal_blocker_distances(from),
+                &rooms[4..],
+                self.diagonal_touch_distances(from),
+            );
             slider(slot, [e, w, n, s, ne, nw, se, sw]);
         }
         numbering
@@ -1273,11 +1293,10 @@ mod tests {
         }
     }
 
-    /// `frontier_rows` numbers the squares `frontier` visits, in its
-    /// order: on an empty table, across the torus's seam, at the
-    /// coordinate limit, at negative coordinates, and along games.
-    #[test]
-    fn frontier_rows_number_the_frontier_in_order() {
+    /// Positions on an empty table, across the torus's seam, at the
+    /// coordinate limit, at negative coordinates, and along games from
+    /// the bench positions.
+    fn positions_along_games() -> Vec<Position> {
         let mut positions: Vec<Position> = [
             "startpos",
             "K62,0/n63,0/N64,0 w QRRBBNPPPPPPPP/kqrrbbnpppppppp 0 2",
@@ -1298,13 +1317,91 @@ mod tests {
                 pos.make(moves[turn * 7 % moves.len()]);
             }
         }
-        for mut pos in positions {
+        positions
+    }
+
+    /// `frontier_rows` numbers the squares `frontier` visits, in its
+    /// order.
+    #[test]
+    fn frontier_rows_number_the_frontier_in_order() {
+        for mut pos in positions_along_games() {
             let rows = pos.frontier_rows(&pos.sampling_screen());
             let numbered: Vec<Square> = (0..rows.len()).map(|i| rows.square(i)).collect();
             let mut visited = Vec::new();
             pos.frontier(|_, s| visited.push(s));
             assert_eq!(numbered, visited, "{pos}");
         }
+    }
+
+    /// The slots are as few as the lines allow: each line ends at its
+    /// first tile, or at the last square beside a tile besides the mover,
+    /// or at the reach's edge. Counted here by walking the squares.
+    #[test]
+    fn lines_end_at_the_last_square_beside_a_tile() {
+        let mut cut_short = 0;
+        for pos in positions_along_games() {
+            let screen = pos.sampling_screen();
+            let us = pos.side_to_move();
+            // The length of the line from `from` along `step` (its first
+            // tile's square included when `to_tile`), and how many
+            // squares past its end the walk went before the reach's edge
+            // or a tile.
+            let line = |from: Square, (dx, dy): (i32, i32), to_tile: bool| {
+                let (mut length, mut walked) = (0, 0);
+                for k in 1.. {
+                    let to = from.offset(dx * k, dy * k);
+                    if !screen.reach.contains(to) {
+                        break;
+                    }
+                    walked = k;
+                    if pos.occupied(to) {
+                        if to_tile {
+                            length = k;
+                        } else {
+                            walked = k - 1;
+                        }
+                        break;
+                    }
+                    if pos.ring_besides(to, from) != 0 {
+                        length = k;
+                    }
+                }
+                (length, walked - length)
+            };
+            let mut expected = 0;
+            for slot in Slots(pos.present & colour_mask(us)) {
+                let from = pos.square_of(slot);
+                let kind = pos.kinds[slot];
+                // A pawn's steps are its line's squares up to its step
+                // limit.
+                let (steps, most): (&[(i32, i32)], i32) = match kind {
+                    Kind::King | Kind::Knight => {
+                        expected += 8;
+                        continue;
+                    }
+                    Kind::Pawn => {
+                        let f = us.forward();
+                        let enemy = |dx| {
+                            pos.tile_at(from.offset(dx, f))
+                                .is_some_and(|t| t.piece.colour != us)
+                        };
+                        expected += u32::from(enemy(-1)) + u32::from(enemy(1));
+                        let most = if pos.moved & (1 << slot) == 0 { 3 } else { 1 };
+                        (&[(0, f)], most)
+                    }
+                    Kind::Rook => (&ORTHOGONAL, i32::MAX),
+                    Kind::Bishop => (&DIAGONAL, i32::MAX),
+                    Kind::Queen => (&DIRECTIONS[kind.index()], i32::MAX),
+                };
+                for &step in steps {
+                    let (length, past) = line(from, step, kind != Kind::Pawn);
+                    expected += length.min(most) as u32;
+                    cut_short += usize::from(past > 0);
+                }
+            }
+            assert_eq!(pos.step_slots(&screen).len(), expected, "{pos}");
+        }
+        assert!(cut_short > 1000, "{cut_short}");
     }
 
     #[test]

@@ -680,6 +680,90 @@ impl Position {
         ]
     }
 
+    /// How far from `from` the last square lies, along each orthogonal
+    /// line in the order of `ORTHOGONAL`, that touches a tile besides the
+    /// one on `from` (0 when none does): a step further lands beside no
+    /// tile, so it is never a candidate.
+    #[inline(always)]
+    pub(super) fn orthogonal_touch_distances(&self, from: Square) -> [u32; 4] {
+        let (x, y) = ((from.x & 63) as u32, (from.y & 63) as u32);
+        let row = |dy: i32| self.rows[(from.y.wrapping_add(dy) & 63) as usize];
+        // A tile k squares along on the line or beside it touches the
+        // square k + 1 along at the farthest.
+        let rows = row(-1) | row(1) | row(0) & !(1 << x);
+        let columns = self.columns_beside(from);
+        [
+            farthest_ahead(rows, x),
+            farthest_behind(rows, x),
+            farthest_ahead(columns, y),
+            farthest_behind(columns, y),
+        ]
+    }
+
+    /// [`Position::orthogonal_touch_distances`] up the column of `from`
+    /// (`north`) or down it: a pawn's steps need only this line.
+    #[inline(always)]
+    pub(super) fn column_touch_distance(&self, from: Square, north: bool) -> u32 {
+        let columns = self.columns_beside(from);
+        let y = (from.y & 63) as u32;
+        if north {
+            farthest_ahead(columns, y)
+        } else {
+            farthest_behind(columns, y)
+        }
+    }
+
+    /// The tiles of the column of `from` and the two beside it, by row,
+    /// but the one on `from`.
+    #[inline(always)]
+    fn columns_beside(&self, from: Square) -> u64 {
+        let column = |dx: i32| self.columns[(from.x.wrapping_add(dx) & 63) as usize];
+        column(-1) | column(1) | column(0) & !(1 << (from.y & 63))
+    }
+
+    /// [`Position::orthogonal_touch_distances`] along the four diagonal
+    /// lines.
+    #[inline(always)]
+    pub(super) fn diagonal_touch_distances(&self, from: Square) -> [u32; 4] {
+        let (_, d, a, bit) = Self::lines_of(from);
+        let y = (from.y & 63) as u32;
+        let diagonal = |j: usize| self.diagonals[(d + j) & 63];
+        let anti = |j: usize| self.anti_diagonals[(a + j) & 63];
+        let (d0, a0) = (diagonal(0) & !bit, anti(0) & !bit);
+        // Counted by row: a tile on the line's diagonal, or one or two
+        // diagonals ahead of it, k rows along touches the square k + 1
+        // along at the farthest; one diagonal behind, the square k along;
+        // two behind, k − 1. Each word is moved so that a tile's bit is
+        // one row short of the farthest square it touches.
+        let (ahead1, ahead2, behind1, behind2) = (1, 2, 63, 62);
+        let north_east = d0
+            | diagonal(ahead1)
+            | diagonal(ahead2)
+            | diagonal(behind1).rotate_right(1)
+            | diagonal(behind2).rotate_right(2);
+        let south_west = d0
+            | diagonal(behind1)
+            | diagonal(behind2)
+            | diagonal(ahead1).rotate_left(1)
+            | diagonal(ahead2).rotate_left(2);
+        let north_west = a0
+            | anti(behind1)
+            | anti(behind2)
+            | anti(ahead1).rotate_right(1)
+            | anti(ahead2).rotate_right(2);
+        let south_east = a0
+            | anti(ahead1)
+            | anti(ahead2)
+            | anti(behind1).rotate_left(1)
+            | anti(behind2).rotate_left(2);
+        [
+            farthest_ahead(north_east, y),
+            farthest_ahead(north_west, y),
+            farthest_behind(south_east, y),
+            farthest_behind(south_west, y),
+        ]
+    }
+
     /// How far from `from` the first tile stands up its column (`north`)
     /// or down it, as [`Position::blocker_distance`] counts: a pawn's
     /// steps need only this line.
@@ -1091,6 +1175,22 @@ fn ahead(line: u64, at: u32) -> u32 {
 #[inline(always)]
 fn behind(line: u64, at: u32) -> u32 {
     (line.rotate_left(63 - at) << 1).leading_zeros() + 1
+}
+
+/// How far up the torus line `line` from bit `at` its last tile stands,
+/// plus one (0 with none): the square just past it is the last the tiles
+/// of a line touch. Only the 32 bits up from `at` are read, as every
+/// tile of the group lies within 31 squares.
+#[inline(always)]
+fn farthest_ahead(line: u64, at: u32) -> u32 {
+    32 - (line.rotate_right(at) as u32).leading_zeros()
+}
+
+/// [`farthest_ahead`] down the line: the square `k` further down is bit
+/// `31 − k` of the top half of the line rotated left by `63 − at`.
+#[inline(always)]
+fn farthest_behind(line: u64, at: u32) -> u32 {
+    32 - ((line.rotate_left(63 - at) >> 32) as u32).trailing_zeros()
 }
 
 /// Iterates over the set bits of a slot mask.
