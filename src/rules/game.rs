@@ -91,17 +91,7 @@ impl Position {
     pub fn ending(&self) -> Option<GameEnd> {
         let us = self.side_to_move();
         if self.pile(us).is_empty() && self.legal_moves().is_empty() {
-            return Some(if self.in_check() {
-                GameEnd {
-                    winner: Some(us.opposite()),
-                    ending: Ending::Checkmate,
-                }
-            } else {
-                GameEnd {
-                    winner: None,
-                    ending: Ending::Stalemate,
-                }
-            });
+            return Some(self.ending_without_moves());
         }
         (self.halfmove_clock() >= 100).then_some(GameEnd {
             winner: None,
@@ -112,21 +102,43 @@ impl Position {
     /// How the game ends when the side to move draws `kind` and cannot
     /// place it; `None` when it can.
     pub fn ending_after_draw(&self, kind: Kind) -> Option<GameEnd> {
-        if !self.legal_placements(kind).is_empty() {
-            return None;
-        }
-        let us = self.side_to_move();
-        Some(if self.in_check() {
+        self.legal_placements(kind)
+            .is_empty()
+            .then(|| self.ending_when_stuck(kind))
+    }
+
+    /// How the game ends when the side to move, its pile empty, has no
+    /// legal move: checkmate in check, else stalemate. For callers that
+    /// know there is no move (a playout that found none), which need not
+    /// generate them again as [`Position::ending`] does.
+    pub fn ending_without_moves(&self) -> GameEnd {
+        self.loss_in_check(Ending::Checkmate, Ending::Stalemate)
+    }
+
+    /// How the game ends when the side to move has drawn `kind` and has
+    /// no legal square for it, as a caller that tried them all knows:
+    /// [`Position::ending_after_draw`] without the search.
+    pub fn ending_when_stuck(&self, kind: Kind) -> GameEnd {
+        self.loss_in_check(
+            Ending::DrawnTileCheckmate(kind),
+            Ending::DrawnTileStalemate(kind),
+        )
+    }
+
+    /// A loss for the side to move by `mate` when it is in check, else a
+    /// draw by `stalemate`.
+    fn loss_in_check(&self, mate: Ending, stalemate: Ending) -> GameEnd {
+        if self.in_check() {
             GameEnd {
-                winner: Some(us.opposite()),
-                ending: Ending::DrawnTileCheckmate(kind),
+                winner: Some(self.side_to_move().opposite()),
+                ending: mate,
             }
         } else {
             GameEnd {
                 winner: None,
-                ending: Ending::DrawnTileStalemate(kind),
+                ending: stalemate,
             }
-        })
+        }
     }
 }
 

@@ -383,7 +383,7 @@ impl Walker {
         if let Some(kind) = pending {
             let placements = pos.legal_placements(kind);
             if placements.is_empty() {
-                return Outcome::of(pos.ending_after_draw(kind).and_then(|e| e.winner));
+                return Outcome::of(pos.ending_when_stuck(kind).winner);
             }
             let to = placements[self.rng.gen_range(0..placements.len())].to();
             pos.make(Move::Place {

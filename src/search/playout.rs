@@ -314,12 +314,14 @@ pub fn playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32, policy: P
     for plies in 0..max_plies {
         let mv = match turn(pos, rng, policy) {
             Turn::Play(mv) => mv,
+            // The turn has tried every option: the ending needs no
+            // search again.
             Turn::Stuck(kind) => {
-                let end = pos.ending_after_draw(kind);
+                let end = Some(pos.ending_when_stuck(kind));
                 return Playout { end, plies };
             }
             Turn::NoMove => {
-                let end = pos.ending();
+                let end = Some(pos.ending_without_moves());
                 return Playout { end, plies };
             }
         };
