@@ -17,7 +17,6 @@ use crate::rules::{
     Ending, GameEnd, Kind, Move, MoveList, Piece, Position, Screen, Square, StepSlots,
 };
 use arrayvec::ArrayVec;
-use rand::distributions::{Distribution, Uniform};
 use rand::Rng;
 
 /// How a playout ended.
@@ -185,11 +184,8 @@ fn uniform_turn(
     let options = draw + u32::from(!pos.pile(pos.side_to_move()).is_empty());
     let mut struck = Struck::new();
     if options > 0 {
-        // Every pick has the same range: its rejection zone is worked
-        // out once, not at every pick.
-        let range = Uniform::new(0, options);
         while 2 * struck.count < options {
-            let pick = range.sample(rng);
+            let pick = below(rng, options);
             if pick == draw {
                 return place(pos, rng, screen);
             }
@@ -212,7 +208,7 @@ fn uniform_turn(
         left += usize::from(!struck.contains(i));
     }
     while left > 0 {
-        let k = rng.gen_range(0..left);
+        let k = below(rng, left as u32) as usize;
         let pick = u32::from(open[k]);
         left -= 1;
         open[k] = open[left];
@@ -226,12 +222,32 @@ fn uniform_turn(
     Turn::NoMove
 }
 
+/// A uniformly random number below `n`, which is not 0, by Lemire's
+/// nearly divisionless method: the high half of a random word times `n`,
+/// redrawn in the rare case (below `n` in 2^32) that it would favour some
+/// numbers. rand 0.8 divides each time a range is set up (`Uniform`), or
+/// redraws up to half the words (`gen_range`); a turn sets up a range or
+/// two and mostly draws once from each.
+#[inline(always)]
+fn below(rng: &mut impl Rng, n: u32) -> u32 {
+    let mut product = u64::from(rng.next_u32()) * u64::from(n);
+    if (product as u32) < n {
+        // The low words below 2^32 mod n would give some numbers one
+        // word more than others.
+        let threshold = n.wrapping_neg() % n;
+        while (product as u32) < threshold {
+            product = u64::from(rng.next_u32()) * u64::from(n);
+        }
+    }
+    (product >> 32) as u32
+}
+
 /// Draws a uniformly random tile of the side to move's pile, which is not
 /// empty, and places it on a uniformly random legal square.
 fn place(pos: &mut Position, rng: &mut impl Rng, screen: &mut Screen) -> Turn {
     let us = pos.side_to_move();
     let pile = pos.pile(us);
-    let kind = pile.nth(rng.gen_range(0..pile.len()));
+    let kind = pile.nth(below(rng, pile.len()));
     let piece = Piece::new(us, kind);
     // The first pick from the squares counted, not listed: nearly always
     // legal.
@@ -239,7 +255,7 @@ fn place(pos: &mut Position, rng: &mut impl Rng, screen: &mut Screen) -> Turn {
     if frontier.is_empty() {
         return Turn::Stuck(kind);
     }
-    let first = rng.gen_range(0..frontier.len() as usize);
+    let first = below(rng, frontier.len()) as usize;
     let mv = Move::Place {
         piece,
         to: frontier.square(first as u32),
@@ -250,7 +266,7 @@ fn place(pos: &mut Position, rng: &mut impl Rng, screen: &mut Screen) -> Turn {
     let mut squares: ArrayVec<Square, 256> = frontier.squares().collect();
     squares.swap_remove(first);
     while !squares.is_empty() {
-        let pick = rng.gen_range(0..squares.len());
+        let pick = below(rng, squares.len() as u32) as usize;
         let mv = Move::Place {
             piece,
             to: squares[pick],
@@ -545,6 +561,24 @@ mod tests {
             }
         });
         assert!(with_captures > 500, "{with_captures}");
+    }
+
+    /// `below` redraws a word that would favour some numbers: with
+    /// n = 3, the word 0 is one of 2^32 mod 3 = 1 such words, and the next
+    /// word, 2^31, gives 3 · 2^31 / 2^32 = 1. Every number is reached.
+    #[test]
+    fn below_is_uniform() {
+        let mut words = rand::rngs::mock::StepRng::new(0, 1 << 31);
+        assert_eq!(below(&mut words, 3), 1);
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut counts = [0; 7];
+        for _ in 0..7000 {
+            counts[below(&mut rng, 7) as usize] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (850..1150).contains(&c)),
+            "{counts:?}"
+        );
     }
 
     /// The filter in front of the keys hides no occurrence: keys that
