@@ -890,7 +890,7 @@ impl StepSlots {
 impl Position {
     /// Numbers the slots of the side to move's tiles (see [`StepSlots`])
     /// within `screen`'s reach.
-    #[inline(never)]
+    #[inline]
     pub fn step_slots(&self, screen: &Screen) -> StepSlots {
         let reach = screen.reach;
         let mut numbering = StepSlots {

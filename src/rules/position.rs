@@ -478,21 +478,10 @@ impl Position {
     #[inline]
     fn link(&mut self, slot: usize) {
         let neighbours = self.neighbour_slots(self.square_of(slot));
-        // Set, not flipped: a table being set up links each tile once all
-        // are down, and its neighbours may know it already.
-        for (adjacent, bit) in self.adjacent.iter_mut().zip(bit_for_each(slot, neighbours)) {
-            *adjacent |= bit;
+        for n in Slots(neighbours) {
+            self.adjacent[n] |= 1 << slot;
         }
         self.adjacent[slot] = neighbours;
-    }
-
-    /// Flips the bit of the tile in `slot` in the adjacency masks of the
-    /// tiles in `tiles`.
-    #[inline(always)]
-    fn toggle_adjacent(&mut self, slot: usize, tiles: u32) {
-        for (adjacent, bit) in self.adjacent.iter_mut().zip(bit_for_each(slot, tiles)) {
-            *adjacent ^= bit;
-        }
     }
 
     /// Moves the tile in `slot` to the empty `square`. Only the tiles it
@@ -505,15 +494,18 @@ impl Position {
         self.lift(slot);
         self.put(slot, self.kinds[slot], square);
         let after = self.neighbour_slots(square);
-        self.toggle_adjacent(slot, before ^ after);
+        for n in Slots(before ^ after) {
+            self.adjacent[n] ^= 1 << slot;
+        }
         self.adjacent[slot] = after;
     }
 
-    /// Removes the tile in `slot` from the adjacency masks: its
-    /// neighbours' masks hold its bit, which a flip clears.
+    /// Removes the tile in `slot` from the adjacency masks.
     #[inline]
     fn unlink(&mut self, slot: usize) {
-        self.toggle_adjacent(slot, self.adjacent[slot]);
+        for n in Slots(self.adjacent[slot]) {
+            self.adjacent[n] &= !(1 << slot);
+        }
         self.adjacent[slot] = 0;
     }
 
@@ -1199,15 +1191,6 @@ fn farthest_ahead(line: u64, at: u32) -> u32 {
 #[inline(always)]
 fn farthest_behind(line: u64, at: u32) -> u32 {
     32 - ((line.rotate_left(63 - at) >> 32) as u32).trailing_zeros()
-}
-
-/// For each of the 32 slots, the bit of `slot` if it is one of `tiles`,
-/// else 0: adjacency masks are updated all 32 at once, a few vector
-/// instructions with no branch, where a loop over the tiles ended at a
-/// mispredicted branch (wall about 1.04x).
-#[inline(always)]
-fn bit_for_each(slot: usize, tiles: u32) -> [u32; 32] {
-    std::array::from_fn(|n| (1 << slot) & 0u32.wrapping_sub(tiles >> n & 1))
 }
 
 /// Iterates over the set bits of a slot mask.
