@@ -730,32 +730,22 @@ impl Position {
         let diagonal = |j: usize| self.diagonals[(d + j) & 63];
         let anti = |j: usize| self.anti_diagonals[(a + j) & 63];
         let (d0, a0) = (diagonal(0) & !bit, anti(0) & !bit);
-        // Counted by row: a tile on the line's diagonal, or one or two
-        // diagonals ahead of it, k rows along touches the square k + 1
-        // along at the farthest; one diagonal behind, the square k along;
-        // two behind, k − 1. Each word is moved so that a tile's bit is
-        // one row short of the farthest square it touches.
-        let (ahead1, ahead2, behind1, behind2) = (1, 2, 63, 62);
-        let north_east = d0
-            | diagonal(ahead1)
-            | diagonal(ahead2)
-            | diagonal(behind1).rotate_right(1)
-            | diagonal(behind2).rotate_right(2);
-        let south_west = d0
-            | diagonal(behind1)
-            | diagonal(behind2)
-            | diagonal(ahead1).rotate_left(1)
-            | diagonal(ahead2).rotate_left(2);
-        let north_west = a0
-            | anti(behind1)
-            | anti(behind2)
-            | anti(ahead1).rotate_right(1)
-            | anti(ahead2).rotate_right(2);
-        let south_east = a0
-            | anti(ahead1)
-            | anti(ahead2)
-            | anti(behind1).rotate_left(1)
-            | anti(behind2).rotate_left(2);
+        // Counted by row: a tile k rows along, on the line's own diagonal
+        // or on one of the two next to it further along in x, touches the
+        // square k + 1 along at the farthest; on the next diagonal back in
+        // x, the square k; two back, k − 1. Each word is turned so that a
+        // tile's bit lies one row short of the farthest square it touches.
+        let north = |own: u64, [ahead1, ahead2, back1, back2]: [u64; 4]| {
+            own | ahead1 | ahead2 | back1.rotate_right(1) | back2.rotate_right(2)
+        };
+        let south = |own: u64, [ahead1, ahead2, back1, back2]: [u64; 4]| {
+            own | ahead1 | ahead2 | back1.rotate_left(1) | back2.rotate_left(2)
+        };
+        // Diagonal numbers grow with x, anti-diagonal numbers too.
+        let north_east = north(d0, [diagonal(1), diagonal(2), diagonal(63), diagonal(62)]);
+        let south_west = south(d0, [diagonal(63), diagonal(62), diagonal(1), diagonal(2)]);
+        let north_west = north(a0, [anti(63), anti(62), anti(1), anti(2)]);
+        let south_east = south(a0, [anti(1), anti(2), anti(63), anti(62)]);
         [
             farthest_ahead(north_east, y),
             farthest_ahead(north_west, y),
