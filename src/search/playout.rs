@@ -183,19 +183,18 @@ fn uniform_turn(
     let draw = slots.len();
     let options = draw + u32::from(!pos.pile(pos.side_to_move()).is_empty());
     let mut struck = Struck::new();
-    if options > 0 {
-        while 2 * struck.count < options {
-            let pick = below(rng, options);
-            if pick == draw {
-                return place(pos, rng, screen);
-            }
-            if struck.contains(pick) {
-                continue;
-            }
-            match pos.slot_move(slots, screen, pick) {
-                Some(mv) => return Turn::Play(mv),
-                None => struck.insert(pick),
-            }
+    // With no options the loop never draws: `below` needs a bound above 0.
+    while 2 * struck.count < options {
+        let pick = below(rng, options);
+        if pick == draw {
+            return place(pos, rng, screen);
+        }
+        if struck.contains(pick) {
+            continue;
+        }
+        match pos.slot_move(slots, screen, pick) {
+            Some(mv) => return Turn::Play(mv),
+            None => struck.insert(pick),
         }
     }
     // Listed with no branch on whether each slot is struck out: the
