@@ -1142,7 +1142,9 @@ fn line_of_slot(ends: u64, index: usize) -> (usize, i32) {
             .filter(|&&e| usize::from(e) <= index)
             .count()
     };
-    let start = (ends << 8).to_le_bytes()[line];
+    // The end of the line before, by a shift: indexing the bytes went
+    // through memory on the way from the random number to the move.
+    let start = ((ends << 8) >> (8 * line)) as u8;
     (line, (index - usize::from(start)) as i32 + 1)
 }
 
