@@ -876,6 +876,14 @@ pub struct StepSlots {
 }
 
 impl StepSlots {
+    /// No slots: the numbering before any tile is numbered.
+    pub const EMPTY: StepSlots = StepSlots {
+        starts: [i16::MAX; 16],
+        slots: [0; 16],
+        lines: [0; 16],
+        total: 0,
+    };
+
     /// How many slots there are.
     pub fn len(&self) -> u32 {
         self.total
@@ -892,13 +900,21 @@ impl Position {
     /// within `screen`'s reach.
     #[inline]
     pub fn step_slots(&self, screen: &Screen) -> StepSlots {
+        let mut numbering = StepSlots::EMPTY;
+        self.number_step_slots(screen, &mut numbering);
+        numbering
+    }
+
+    /// [`Position::step_slots`], written over `numbering` in place.
+    ///
+    /// For the playouts: the numbering returned by value was copied once
+    /// more, by wide loads of the fields just written narrow, which the
+    /// processor cannot forward from its stores: it waited for them to
+    /// reach the cache before the first pick.
+    #[inline]
+    pub fn number_step_slots(&self, screen: &Screen, numbering: &mut StepSlots) {
         let reach = screen.reach;
-        let mut numbering = StepSlots {
-            starts: [i16::MAX; 16],
-            slots: [0; 16],
-            lines: [0; 16],
-            total: 0,
-        };
+        *numbering = StepSlots::EMPTY;
         // Kind by kind, so that no branch asks each tile its kind.
         let mut tile = 0;
         let mut number = |slot: usize, lines: u64, count: u32| {
@@ -986,7 +1002,6 @@ impl Position {
             );
             slider(slot, [e, w, n, s, ne, nw, se, sw]);
         }
-        numbering
     }
 
     /// The candidate in slot `index` (below `slots.len()`) of the

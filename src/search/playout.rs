@@ -88,7 +88,8 @@ pub fn turn(pos: &mut Position, rng: &mut impl Rng, policy: Policy) -> Turn {
     // the table together, the king's attackers) serves them all.
     let mut screen = pos.sampling_screen();
     if policy == Policy::Uniform {
-        let slots = pos.step_slots(&screen);
+        let mut slots = StepSlots::EMPTY;
+        pos.number_step_slots(&screen, &mut slots);
         if slots.len() < MAX_SLOTS {
             return uniform_turn(pos, rng, &slots, &mut screen);
         }
