@@ -175,27 +175,6 @@ impl Reach {
         s.x >= self.min_x && s.x <= self.max_x && s.y >= self.min_y && s.y <= self.max_y
     }
 
-    /// How many squares from `from`, which lies within the reach, along
-    /// each line in the order of `ORTHOGONAL` then `DIAGONAL` lie within
-    /// the reach.
-    #[inline(always)]
-    fn rooms(&self, from: Square) -> [u32; 8] {
-        let east = (self.max_x - from.x) as u32;
-        let west = (from.x - self.min_x) as u32;
-        let north = (self.max_y - from.y) as u32;
-        let south = (from.y - self.min_y) as u32;
-        [
-            east,
-            west,
-            north,
-            south,
-            east.min(north),
-            west.min(north),
-            east.min(south),
-            west.min(south),
-        ]
-    }
-
     /// How many squares from `from` along the unit step `dx, dy` lie
     /// within the reach: past it no square touches a tile.
     #[inline(always)]
@@ -866,8 +845,9 @@ pub struct StepSlots {
     /// Each tile's slot in the position.
     slots: [u8; 16],
     /// For a slider, king or knight, its lines' ends (see [`line_ends`]):
-    /// a slider's lines run up to the first tile, the last square beside
-    /// a tile or the reach's edge, and a king's or knight's 8 jumps are
+    /// a slider's lines run up to the first tile or the last square
+    /// beside a tile (one past the coordinate limit at most, a slot that
+    /// holds nothing), and a king's or knight's 8 jumps are
     /// lines one slot long. For a pawn, byte 0 is how many empty squares
     /// ahead of it it may step to, up to the last beside a tile, byte 1
     /// which of its two captures there are.
@@ -956,11 +936,12 @@ impl Position {
             let count = u32::from(forward) + captures.count_ones();
             number(slot, u64::from(forward) | u64::from(captures) << 8, count);
         }
-        // Each line of a slider runs up to the first tile, or the reach's
-        // edge, or the last square beside a tile: past it, nothing is a
-        // candidate.
-        let lines = |blockers: [u32; 4], rooms: &[u32], touches: [u32; 4]| -> [u8; 4] {
-            std::array::from_fn(|i| rooms[i].min(blockers[i]).min(touches[i]) as u8)
+        // Each line of a slider runs up to the first tile or the last
+        // square beside a tile: past it, nothing is a candidate. Every
+        // square beside a tile lies within the reach, unless the
+        // coordinate limit cuts it short; the pick tests the reach.
+        let lines = |blockers: [u32; 4], touches: [u32; 4]| -> [u8; 4] {
+            std::array::from_fn(|i| blockers[i].min(touches[i]) as u8)
         };
         // The last line's end is the tile's count of slots.
         let mut slider = |slot: usize, lines: [u8; 8]| {
@@ -969,35 +950,28 @@ impl Position {
         };
         for slot in Slots(self.tiles_of(us, Kind::Rook)) {
             let from = self.square_of(slot);
-            let rooms = reach.rooms(from);
             let [e, w, n, s] = lines(
                 self.orthogonal_blocker_distances(from),
-                &rooms[..4],
                 self.orthogonal_touch_distances(from),
             );
             slider(slot, [e, w, n, s, 0, 0, 0, 0]);
         }
         for slot in Slots(self.tiles_of(us, Kind::Bishop)) {
             let from = self.square_of(slot);
-            let rooms = reach.rooms(from);
             let [ne, nw, se, sw] = lines(
                 self.diagonal_blocker_distances(from),
-                &rooms[4..],
                 self.diagonal_touch_distances(from),
             );
             slider(slot, [ne, nw, se, sw, 0, 0, 0, 0]);
         }
         for slot in Slots(self.tiles_of(us, Kind::Queen)) {
             let from = self.square_of(slot);
-            let rooms = reach.rooms(from);
             let [e, w, n, s] = lines(
                 self.orthogonal_blocker_distances(from),
-                &rooms[..4],
                 self.orthogonal_touch_distances(from),
             );
             let [ne, nw, se, sw] = lines(
                 self.diagonal_blocker_distances(from),
-                &rooms[4..],
                 self.diagonal_touch_distances(from),
             );
             slider(slot, [e, w, n, s, ne, nw, se, sw]);
@@ -1074,7 +1048,8 @@ impl Position {
         // A line ends at its first tile: the squares before `to` are
         // empty.
         let to = from.offset(dx * distance, dy * distance);
-        // A jump may land past the reach; a slide never does.
+        // A jump may land past the reach; a slide only past the
+        // coordinate limit.
         if !screen.reach.contains(to) {
             return None;
         }
@@ -1335,6 +1310,33 @@ mod tests {
             }
         }
         positions
+    }
+
+    /// A slider's line ends at the last square beside a tile, which may
+    /// lie one past the coordinate limit: the slot there holds nothing,
+    /// and the slots hold exactly the candidates.
+    #[test]
+    fn slots_stop_at_the_coordinate_limit() {
+        for text in [
+            "R999999999,0/n1000000000,1 w KQRBBNNPPPPPPPP/kqrrbbnppppppp 0 2",
+            "q-999999999,-999999999/N-1000000000,-999999998 b KQRRBBNPPPPPPPP/krrbbnnpppppppp 0 2",
+        ] {
+            let pos: Position = text.parse().unwrap();
+            let screen = pos.sampling_screen();
+            let slots = pos.step_slots(&screen);
+            let mut numbered: Vec<Move> = (0..slots.len())
+                .filter_map(|i| pos.slot_candidate(&slots, &screen, i))
+                .collect();
+            let mut candidates = MoveList::new();
+            pos.generate_step_candidates(&screen, &mut candidates);
+            let mut candidates = candidates.to_vec();
+            numbered.sort();
+            candidates.sort();
+            assert_eq!(numbered, candidates, "{text}");
+            assert!(numbered.iter().all(|mv| mv.to().in_range()), "{text}");
+            // One slot more than candidates: the square past the limit.
+            assert_eq!(slots.len() as usize, numbered.len() + 1, "{text}");
+        }
     }
 
     /// `frontier_rows` numbers the squares `frontier` visits, in its
