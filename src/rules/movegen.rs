@@ -23,7 +23,7 @@
 //! Random playouts (`search::playout`) test only the candidate they pick.
 
 use super::connectivity::{
-    ring_bit_if_within, ring_connected, ring_squares_touching, touches_every_group, Ring,
+    ring_bit_if_within, ring_connected, ring_squares_touching, touches_every_group, Ring, CENTRE,
 };
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
@@ -83,7 +83,10 @@ struct Attacker {
     /// For a slider: the unit step towards the king and the distance.
     step: (i32, i32),
     distance: i32,
-    /// The groups the table falls into without the attacker.
+    /// The groups the table falls into without the attacker; none yet
+    /// when, on a table without holes, it holds the table together (its
+    /// parts are the groups of the tiles around it, two at least): they
+    /// are flooded only if a candidate's destination might join them.
     parts: ArrayVec<u32, 4>,
     /// With one part: the tiles that hold that part together, or `None`
     /// when that part has no holes, so that the ring test tells them.
@@ -377,10 +380,29 @@ impl Position {
         } else {
             NO_SLOT as usize
         };
-        for attacker in &screen.shapes {
+        for attacker in &mut screen.shapes {
             if attacker.slot == captured || attacker.blocked_by(to) {
                 continue;
             }
+            if attacker.parts.is_empty() {
+                // Two parts at least, and tiles of different parts never
+                // touch: tiles around the destination that hold together
+                // lie in one part, and every other part must be the mover
+                // alone, as only it leaves. A capture removes the mover
+                // too.
+                let (a, bit) = (attacker.square, 1 << attacker.slot);
+                let alone = mover.is_some_and(|m| self.adjacent[m] & !bit == 0);
+                let around = match mover {
+                    Some(m) => self.ring_besides(to, self.square_of(m)),
+                    None => self.ring(to) & !CENTRE,
+                };
+                let near = around & !ring_bit_if_within(a.x - to.x, a.y - to.y);
+                if !capture && !alone && ring_connected(near) {
+                    continue;
+                }
+                attacker.parts = self.parts_without(attacker.slot);
+            }
+            let attacker = &*attacker;
             let holds = |m| self.holds_without(attacker, m);
             match attacker.connects_after(mover, holds, neighbours, capture) {
                 Some(false) => {}
@@ -462,16 +484,20 @@ impl Position {
             let square = self.square_of(slot);
             let (dx, dy) = (target.x - square.x, target.y - square.y);
             let slider = matches!(self.kinds[slot], Kind::Queen | Kind::Rook | Kind::Bishop);
-            // Without holes, the ring test tells whether the attacker
-            // holds the table together, and whether the table without it
-            // has holes.
+            // Tiles around the attacker that hold together leave one
+            // part. Without holes, tiles around it that fall apart hold
+            // the table together, each group in a part of its own: the
+            // parts are flooded when a candidate first needs them. With
+            // holes, only a flood tells.
             let ring = self.ring(square);
-            let parts = if self.without_holes() && ring_connected(ring) {
+            let parts = if ring_connected(ring) {
                 ArrayVec::from_iter([self.present & !(1 << slot)])
+            } else if self.without_holes() {
+                ArrayVec::new()
             } else {
                 self.parts_without(slot)
             };
-            let holding = if parts.len() > 1 {
+            let holding = if parts.len() != 1 {
                 Some(0)
             } else if self.without_holes_less(square) {
                 None
