@@ -96,6 +96,13 @@ static RING_GROUPS: [[u16; 4]; 512] = {
     t
 };
 
+/// The groups of the occupied ring squares of `ring` (centre ignored),
+/// zero-padded.
+#[inline(always)]
+pub(crate) fn ring_groups(ring: Ring) -> [u16; 4] {
+    RING_GROUPS[(ring & 511) as usize]
+}
+
 /// True when every group of the occupied ring squares of `ring` (centre
 /// ignored) has a square in `near`.
 #[inline(always)]

@@ -9,7 +9,9 @@
 //! the notation keeps the true coordinates. Nothing ever needs re-centring,
 //! however far the group walks.
 
-use super::connectivity::{euler_gain, ring_bit_if_within, ring_connected, Ring, CENTRE};
+use super::connectivity::{
+    euler_gain, ring_bit_if_within, ring_connected, ring_groups, Ring, CENTRE,
+};
 use super::hash;
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
@@ -866,6 +868,28 @@ impl Position {
         let mut parts = ArrayVec::new();
         let neighbours = self.adjacent[slot];
         let mut left = self.present & !(1 << slot);
+        // Tiles around it in different groups of its ring lie in different
+        // parts, unless the table has holes. Flooded from one tile of each
+        // of two groups by turns, the smaller part is complete first:
+        // nearly always the few tiles a holding tile hangs on to, where a
+        // single flood went through the rest of the table as often as not.
+        let from = self.square_of(slot);
+        let groups = ring_groups(self.ring(from));
+        if groups[1] != 0 {
+            let seed = |group: u16| {
+                let cell = group.trailing_zeros() as i32;
+                1 << self.board[from.offset(cell % 3 - 1, cell / 3 - 1).cell()]
+            };
+            if let Some(part) = self.race(seed(groups[0]), seed(groups[1]), left) {
+                parts.push(part);
+                left &= !part;
+                // With two groups around it, the rest is the other part.
+                if groups[2] == 0 {
+                    parts.push(left);
+                    return parts;
+                }
+            }
+        }
         while left != 0 {
             // Each part holds a neighbour of the tile (the table was one
             // group with it), so once a flood from one neighbour has met
@@ -882,6 +906,28 @@ impl Position {
             left &= !seen;
         }
         parts
+    }
+
+    /// Floods `within` from the tiles `a` and from the tiles `b`, a tile
+    /// of each in turn: the group of whichever is complete first, or
+    /// `None` when the two meet, being one group.
+    #[inline]
+    fn race(&self, a: u32, b: u32, within: u32) -> Option<u32> {
+        let (mut seen_a, mut todo_a, mut seen_b, mut todo_b) = (a, a, b, b);
+        // One test a round, with no branch on which flood ends it: that
+        // is a coin toss.
+        while (todo_a != 0) & (todo_b != 0) & (seen_a & seen_b == 0) {
+            for (seen, todo) in [(&mut seen_a, &mut todo_a), (&mut seen_b, &mut todo_b)] {
+                let slot = todo.trailing_zeros() as usize;
+                *todo &= *todo - 1;
+                let new = self.adjacent[slot] & within & !*seen;
+                *seen |= new;
+                *todo |= new;
+            }
+        }
+        let part = std::hint::select_unpredictable(todo_a == 0, seen_a, seen_b);
+        // A flood that has run out is a whole group, met or not.
+        (todo_a == 0 || todo_b == 0).then_some(part)
     }
 
     /// The tiles of `within` reached from `seed` through touching tiles of
@@ -1383,6 +1429,63 @@ mod tests {
     /// without holes the ring test finds exactly the tiles that hold the
     /// table together: in positions with and without holes, and in every
     /// position of random games, after make and after unmake.
+    /// The groups of the tiles but the one in `skip`, by squares alone:
+    /// a walk from each tile not yet reached to the tiles next to it.
+    fn groups_by_squares(pos: &Position, skip: usize) -> Vec<u32> {
+        let tiles: Vec<usize> = Slots(pos.present & !(1 << skip)).collect();
+        let mut groups = Vec::new();
+        let mut reached = 0u32;
+        for &start in &tiles {
+            if reached & 1 << start != 0 {
+                continue;
+            }
+            let mut group = 1u32 << start;
+            let mut stack = vec![start];
+            while let Some(s) = stack.pop() {
+                for &t in &tiles {
+                    let near = pos.square_of(s).is_adjacent(pos.square_of(t));
+                    if near && group & 1 << t == 0 {
+                        group |= 1 << t;
+                        stack.push(t);
+                    }
+                }
+            }
+            reached |= group;
+            groups.push(group);
+        }
+        groups.sort();
+        groups
+    }
+
+    /// `parts_without` finds the groups a walk by squares finds, for
+    /// every tile of positions with and without holes.
+    #[test]
+    fn parts_without_each_tile_are_the_groups_left() {
+        let mut rng = ChaCha8Rng::seed_from_u64(23);
+        let (mut split, mut holed, mut tried) = (0, 0, 0);
+        for _ in 0..30 {
+            let mut pos = Position::startpos();
+            for _ in 0..150 {
+                let Turn::Play(mv) = random_turn(&mut pos, &mut rng) else {
+                    break;
+                };
+                pos.make(mv);
+                for slot in Slots(pos.present) {
+                    let mut parts = pos.parts_without(slot).to_vec();
+                    parts.sort();
+                    assert_eq!(parts, groups_by_squares(&pos, slot), "{pos} less {slot}");
+                    split += usize::from(parts.len() > 1);
+                    holed += usize::from(!pos.without_holes());
+                    tried += 1;
+                }
+            }
+        }
+        assert!(
+            split > 10_000 && holed > 5_000 && tried > 30_000,
+            "{split} split and {holed} with holes of {tried}"
+        );
+    }
+
     #[test]
     fn holes_and_holding_tiles() {
         let check = |pos: &Position| {
