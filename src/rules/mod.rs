@@ -15,7 +15,7 @@ mod position;
 mod square;
 
 pub use game::{kind_name, Ending, Game, GameEnd};
-pub use movegen::{FrontierRows, MoveList, Screen, StepSlots, MAX_MOVES};
+pub use movegen::{FrontierRows, MoveList, Screen, StepSlots, MAX_MOVES, SLOT_LIMIT};
 pub use moves::Move;
 pub use notation::{clip, MoveToken, NotationError, MAX_COUNTER, STARTPOS};
 pub use perft::{divide, perft};

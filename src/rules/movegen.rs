@@ -861,13 +861,18 @@ impl Position {
 /// again if not: a uniform pick over the candidates without listing them.
 ///
 /// The side's tiles are numbered `0..16` in the order of their slots, and
-/// each array below has one entry per tile: a pick compares `starts` alone.
+/// each array below but `tiles` has one entry per tile.
 #[derive(Clone, Debug)]
 pub struct StepSlots {
     /// The number of each tile's first slot; `i16::MAX` past the last
-    /// tile (a side has fewer than 512 slots). A pick's tile is the last
-    /// whose start is at or below it: see [`tile_of_slot`].
+    /// tile (a side has fewer than 512 slots).
     starts: [i16; 16],
+    /// The tile of each slot: one load where a pick compared the starts
+    /// with its number, on the way from the random number to the move.
+    /// Each tile writes its number 32 entries at a time from its start,
+    /// one vector store each, and the next tile over the overhang; only
+    /// the entries below the count of slots mean anything.
+    tiles: [u8; TILE_TABLE],
     /// Each tile's slot in the position.
     slots: [u8; 16],
     /// For a slider, king or knight, its lines' ends (see [`line_ends`]):
@@ -885,6 +890,7 @@ impl StepSlots {
     /// No slots: the numbering before any tile is numbered.
     pub const EMPTY: StepSlots = StepSlots {
         starts: [i16::MAX; 16],
+        tiles: [0; TILE_TABLE],
         slots: [0; 16],
         lines: [0; 16],
         total: 0,
@@ -913,17 +919,29 @@ impl Position {
 
     /// [`Position::step_slots`], written over `numbering` in place.
     ///
-    /// For the playouts: the numbering returned by value was copied once
-    /// more, by wide loads of the fields just written narrow, which the
-    /// processor cannot forward from its stores: it waited for them to
-    /// reach the cache before the first pick.
+    /// For the playouts, which number every turn over one numbering: a
+    /// fresh one a turn would clear its table of tiles each time, and a
+    /// numbering returned by value was copied once more, by wide loads of
+    /// fields just written narrow, which waited for the stores to reach
+    /// the cache before the first pick.
     #[inline]
     pub fn number_step_slots(&self, screen: &Screen, numbering: &mut StepSlots) {
         let reach = screen.reach;
-        *numbering = StepSlots::EMPTY;
+        numbering.starts = [i16::MAX; 16];
+        numbering.total = 0;
         // Kind by kind, so that no branch asks each tile its kind.
         let mut tile = 0;
         let mut number = |slot: usize, lines: u64, count: u32| {
+            let start = numbering.total as usize;
+            let mut at = start;
+            loop {
+                let from = at.min(SLOT_LIMIT as usize);
+                numbering.tiles[from..from + 32].fill(tile as u8);
+                at += 32;
+                if at >= start + count as usize {
+                    break;
+                }
+            }
             numbering.starts[tile] = numbering.total as i16;
             numbering.slots[tile] = slot as u8;
             numbering.lines[tile] = lines;
@@ -1041,7 +1059,7 @@ impl Position {
         index: u32,
     ) -> Option<(usize, Square, Square, Landing)> {
         let index = index as i16;
-        let tile = tile_of_slot(&slots.starts, index);
+        let tile = usize::from(slots.tiles[index as usize]);
         let index = index - slots.starts[tile];
         let lines = slots.lines[tile];
         let slot = slots.slots[tile] as usize;
@@ -1088,40 +1106,15 @@ impl Position {
     }
 }
 
-/// The tile whose slots, numbered from `starts` on (see
-/// [`StepSlots`]), hold slot `index`.
-///
-/// Every pick asks this: the 16 starts are compared with the index at
-/// once, two SSE2 vectors of 8, and the tile is the one before the first
-/// start past the index. Summing the compares in plain Rust cost three
-/// times the instructions, as the compiler splits the sum.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn tile_of_slot(starts: &[i16; 16], index: i16) -> usize {
-    use std::arch::x86_64::{
-        _mm_cmpgt_epi16, _mm_movemask_epi8, _mm_packs_epi16, _mm_set1_epi16, _mm_set_epi16,
-    };
-    let s = |i: usize| starts[i];
-    // SAFETY: these intrinsics need SSE2, which every x86-64 processor
-    // has, and touch nothing but their arguments.
-    let past = unsafe {
-        let low = _mm_set_epi16(s(7), s(6), s(5), s(4), s(3), s(2), s(1), s(0));
-        let high = _mm_set_epi16(s(15), s(14), s(13), s(12), s(11), s(10), s(9), s(8));
-        let index = _mm_set1_epi16(index);
-        let past = _mm_packs_epi16(_mm_cmpgt_epi16(low, index), _mm_cmpgt_epi16(high, index));
-        _mm_movemask_epi8(past) as u32
-    };
-    // With 16 tiles, no start lies past the last tile's slots.
-    (past | 1 << 16).trailing_zeros() as usize - 1
-}
+/// More slots than the side's tiles can have: a queen has at most 140
+/// within the reach, a rook or bishop 70, a king or knight 8, a pawn 5,
+/// so 16 tiles have fewer than 512. [`StepSlots::tiles`] names the tiles
+/// of the slots below it only.
+pub const SLOT_LIMIT: u32 = 1024;
 
-/// [`tile_of_slot`] on other processors: the count of starts at or below
-/// the index.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn tile_of_slot(starts: &[i16; 16], index: i16) -> usize {
-    starts.iter().filter(|&&s| s <= index).count() - 1
-}
+/// The entries of [`StepSlots::tiles`]: a tile writes 32 from a start
+/// at the limit at most.
+const TILE_TABLE: usize = SLOT_LIMIT as usize + 32;
 
 /// A one in each byte of a word: a word of bytes times this holds in
 /// each byte the sum of the bytes up to it.
@@ -1312,14 +1305,18 @@ mod tests {
     }
 
     /// Positions on an empty table, across the torus's seam, at the
-    /// coordinate limit, at negative coordinates, and along games from
-    /// the bench positions.
+    /// coordinate limit, at negative coordinates, with a tile of many
+    /// slots, and along games from the bench positions.
     fn positions_along_games() -> Vec<Position> {
         let mut positions: Vec<Position> = [
             "startpos",
             "K62,0/n63,0/N64,0 w QRRBBNPPPPPPPP/kqrrbbnpppppppp 0 2",
             "K1000000000,0/n1000000000,1 w QRRBBNNPPPPPPPP/kqrrbbnppppppp 0 2",
             "K-40,-70/n-41,-71 w QRRBBNNPPPPPPPP/kqrrbbnppppppp 0 2",
+            // A queen in the corner of two long lines: 34 slots.
+            "Q0,0/p1,1/q2,1/r3,1/r4,1/b5,1/b6,1/n7,1/n8,1/p9,1/p10,1/p11,1/p12,1/p13,1/\
+             p14,1/k15,1/P1,2/P1,3/P1,4/P1,5/P1,6/P1,7/P1,8/P1,9/N1,10/N1,11/B1,12/B1,13/\
+             R1,14/R1,15/K1,16 w -/p 0 20",
         ]
         .iter()
         .map(|text| text.parse().unwrap())
@@ -1449,24 +1446,23 @@ mod tests {
         assert!(cut_short > 1000, "{cut_short}");
     }
 
+    /// Every slot's entry names the tile whose slots hold it.
     #[test]
-    fn starts_find_every_tile() {
-        // Four tiles of 8, 1, 1 and 5 slots; then all 16 tiles of a side,
-        // where no start lies past the last tile.
-        let mut few = [i16::MAX; 16];
-        few[..4].copy_from_slice(&[0, 8, 9, 10]);
-        let sizes = [8, 1, 1, 5];
-        let all: [i16; 16] = std::array::from_fn(|i| 30 * i as i16);
-        for (starts, sizes) in [(few, sizes.to_vec()), (all, vec![30; 16])] {
-            let expected: Vec<usize> = sizes
-                .iter()
-                .enumerate()
-                .flat_map(|(tile, &n)| std::iter::repeat_n(tile, n))
-                .collect();
-            let found: Vec<usize> = (0..expected.len() as i16)
-                .map(|index| tile_of_slot(&starts, index))
-                .collect();
-            assert_eq!(found, expected, "{starts:?}");
+    fn every_slot_names_its_tile() {
+        let mut sizes = 0;
+        for pos in positions_along_games() {
+            let slots = pos.step_slots(&pos.sampling_screen());
+            let tiles = slots.starts.iter().filter(|&&s| s != i16::MAX).count();
+            for tile in 0..tiles {
+                let end = slots.starts.get(tile + 1).copied().unwrap_or(i16::MAX);
+                let end = end.min(slots.total as i16);
+                for index in slots.starts[tile]..end {
+                    assert_eq!(usize::from(slots.tiles[index as usize]), tile, "{pos}");
+                }
+                sizes |= 1u128 << (end - slots.starts[tile]).min(127);
+            }
         }
+        // Tiles of more than 32 slots too, which write more than once.
+        assert!(sizes >> 33 != 0, "{sizes:b}");
     }
 }

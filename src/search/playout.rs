@@ -14,7 +14,7 @@
 
 use super::eval::value;
 use crate::rules::{
-    Ending, GameEnd, Kind, Move, MoveList, Piece, Position, Screen, Square, StepSlots,
+    Ending, GameEnd, Kind, Move, MoveList, Piece, Position, Screen, Square, StepSlots, SLOT_LIMIT,
 };
 use arrayvec::ArrayVec;
 use rand::Rng;
@@ -82,16 +82,28 @@ pub fn random_turn(pos: &mut Position, rng: &mut impl Rng) -> Turn {
 
 /// Picks a turn for the side to move by `policy`.
 pub fn turn(pos: &mut Position, rng: &mut impl Rng, policy: Policy) -> Turn {
+    let mut slots = StepSlots::EMPTY;
+    turn_numbered_in(pos, rng, policy, &mut slots)
+}
+
+/// [`turn`], numbering the slots over `slots`: a playout numbers all its
+/// turns' slots over one numbering, not a fresh one a turn.
+#[inline(always)]
+fn turn_numbered_in(
+    pos: &mut Position,
+    rng: &mut impl Rng,
+    policy: Policy,
+    slots: &mut StepSlots,
+) -> Turn {
     let us = pos.side_to_move();
     let pile = pos.pile(us);
     // What the picks below learn about the position (which tiles hold
     // the table together, the king's attackers) serves them all.
     let mut screen = pos.sampling_screen();
     if policy == Policy::Uniform {
-        let mut slots = StepSlots::EMPTY;
-        pos.number_step_slots(&screen, &mut slots);
+        pos.number_step_slots(&screen, slots);
         if slots.len() < MAX_SLOTS {
-            return uniform_turn(pos, rng, &slots, &mut screen);
+            return uniform_turn(pos, rng, slots, &mut screen);
         }
         // More slots than a real position has (see `MAX_SLOTS`): list the
         // candidates instead.
@@ -136,10 +148,9 @@ pub fn turn(pos: &mut Position, rng: &mut impl Rng, policy: Policy) -> Turn {
     place(pos, rng, &mut screen)
 }
 
-/// More slots than the side's tiles can have: a queen has at most 140
-/// within the reach, a rook or bishop 70, a king or knight 8, a pawn 5,
-/// so 16 tiles have fewer than 512.
-const MAX_SLOTS: u32 = 1024;
+/// More slots than the side's tiles can have (see [`SLOT_LIMIT`]): a
+/// numbering with more is listed instead of picked.
+const MAX_SLOTS: u32 = SLOT_LIMIT;
 
 /// The slots a uniform turn has tested and found to hold no legal move.
 struct Struck {
@@ -327,8 +338,9 @@ pub fn random_playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32) ->
 pub fn playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32, policy: Policy) -> Playout {
     let mut keys = Keys::default();
     keys.push(pos.hash());
+    let mut slots = StepSlots::EMPTY;
     for plies in 0..max_plies {
-        let mv = match turn(pos, rng, policy) {
+        let mv = match turn_numbered_in(pos, rng, policy, &mut slots) {
             Turn::Play(mv) => mv,
             // The turn has tried every option: the ending needs no
             // search again.
