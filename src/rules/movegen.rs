@@ -852,20 +852,18 @@ impl Position {
 /// every candidate of [`Position::generate_step_candidates`] has exactly
 /// one slot, and every other slot holds nothing.
 ///
-/// A slot is one square a tile might reach: for a slider, each square of
-/// each line up to the first tile or the edge of the reach; for a king or
-/// knight, each of its 8 squares; for a pawn, its steps forward onto empty
-/// squares and its captures.
-/// Counting them takes a few bit operations per line, so a playout can
-/// pick a slot uniformly, see whether it holds a candidate, and pick
-/// again if not: a uniform pick over the candidates without listing them.
+/// A slot is one square a tile might reach (see `steps` below). Counting
+/// them takes a few bit operations per line, so a playout can pick a slot
+/// uniformly, see whether it holds a candidate, and pick again if not: a
+/// uniform pick over the candidates without listing them.
 ///
-/// The side's tiles are numbered `0..16` in the order of their slots, and
-/// each array below but `tiles` has one entry per tile.
+/// The side's tiles are numbered `0..16` in the order of their slots;
+/// `tiles` and `steps` have an entry per slot, the other arrays one per
+/// tile.
 #[derive(Clone, Debug)]
 pub struct StepSlots {
     /// The number of each tile's first slot; `i16::MAX` past the last
-    /// tile (a side has fewer than 512 slots).
+    /// tile (a side has fewer than [`SLOT_LIMIT`] slots).
     starts: [i16; 16],
     /// The tile of each slot: one load where a pick compared the starts
     /// with its number, on the way from the random number to the move.
@@ -873,16 +871,16 @@ pub struct StepSlots {
     /// one vector store each, and the next tile over the overhang; only
     /// the entries below the count of slots mean anything.
     tiles: [u8; TILE_TABLE],
+    /// The step of each slot from its tile's square, written as `tiles`
+    /// is: for a slider, line by line, each square up to the first tile
+    /// or the last square beside a tile (one past the coordinate limit
+    /// at most, a slot that holds nothing); a king's or knight's 8
+    /// squares; a pawn's steps ahead onto empty squares up to the last
+    /// beside a tile, then its captures. Read by the pick, it leaves no
+    /// line to find and no kind to ask.
+    steps: [[i8; 2]; TILE_TABLE],
     /// Each tile's slot in the position.
     slots: [u8; 16],
-    /// For a slider, king or knight, its lines' ends (see [`line_ends`]):
-    /// a slider's lines run up to the first tile or the last square
-    /// beside a tile (one past the coordinate limit at most, a slot that
-    /// holds nothing), and a king's or knight's 8 jumps are
-    /// lines one slot long. For a pawn, byte 0 is how many empty squares
-    /// ahead of it it may step to, up to the last beside a tile, byte 1
-    /// which of its two captures there are.
-    lines: [u64; 16],
     total: u32,
 }
 
@@ -891,8 +889,8 @@ impl StepSlots {
     pub const EMPTY: StepSlots = StepSlots {
         starts: [i16::MAX; 16],
         tiles: [0; TILE_TABLE],
+        steps: [[0; 2]; TILE_TABLE],
         slots: [0; 16],
-        lines: [0; 16],
         total: 0,
     };
 
@@ -931,8 +929,11 @@ impl Position {
         numbering.total = 0;
         // Kind by kind, so that no branch asks each tile its kind.
         let mut tile = 0;
-        let mut number = |slot: usize, lines: u64, count: u32| {
+        // Numbers the slots of the tile in `slot`, line by line: each line
+        // is its length and the steps along it.
+        let mut number = |slot: usize, lines: &[(u32, &Steps)]| {
             let start = numbering.total as usize;
+            let count: u32 = lines.iter().map(|&(length, _)| length).sum();
             let mut at = start;
             loop {
                 let from = at.min(SLOT_LIMIT as usize);
@@ -942,18 +943,30 @@ impl Position {
                     break;
                 }
             }
-            numbering.starts[tile] = numbering.total as i16;
+            // Each line writes 16 steps, and 16 more when it is longer;
+            // the next line, or tile, writes over the rest.
+            let mut at = start;
+            for &(length, steps) in lines {
+                let from = at.min(SLOT_LIMIT as usize);
+                numbering.steps[from..from + 16].copy_from_slice(&steps[..16]);
+                if length > 16 {
+                    numbering.steps[from + 16..from + 32].copy_from_slice(&steps[16..]);
+                }
+                at += length as usize;
+            }
+            numbering.starts[tile] = start as i16;
             numbering.slots[tile] = slot as u8;
-            numbering.lines[tile] = lines;
             numbering.total += count;
             tile += 1;
         };
         let us = self.side;
         for slot in Slots(self.tiles_of(us, Kind::King) | self.tiles_of(us, Kind::Knight)) {
-            number(slot, line_ends([1; 8]), 8);
+            let jumps = &JUMP_STEPS[usize::from(self.kinds[slot] == Kind::Knight)];
+            number(slot, &[(8, jumps)]);
         }
         let f = us.forward();
         let them = us.opposite().index();
+        let [ahead, west, east] = &PAWN_STEPS[us.index()];
         for slot in Slots(self.tiles_of(us, Kind::Pawn)) {
             // Its steps up to the first tile, the last square beside a
             // tile or the reach's edge, and the captures there are: pawns
@@ -968,57 +981,66 @@ impl Position {
             };
             let free = self.column_blocker_distance(from, f > 0) - 1;
             let touched = self.column_touch_distance(from, f > 0);
-            let forward = most.min(room as u32).min(free).min(touched) as u8;
+            let forward = most.min(room as u32).min(free).min(touched);
             // The two squares diagonally ahead hold an enemy tile when
             // their cell's slot is of the enemy's sixteen: an empty cell's
             // `NO_SLOT` is of neither. No branch, as either is a coin toss.
             let enemy = |dx: i32| {
                 let slot = self.board[from.offset(dx, f).cell()];
-                u8::from(usize::from(slot >> 4) == them)
+                u32::from(usize::from(slot >> 4) == them)
             };
-            let captures = enemy(-1) | enemy(1) << 1;
-            let count = u32::from(forward) + captures.count_ones();
-            number(slot, u64::from(forward) | u64::from(captures) << 8, count);
+            number(
+                slot,
+                &[(forward, ahead), (enemy(-1), west), (enemy(1), east)],
+            );
         }
         // Each line of a slider runs up to the first tile or the last
         // square beside a tile: past it, nothing is a candidate. Every
         // square beside a tile lies within the reach, unless the
         // coordinate limit cuts it short; the pick tests the reach.
-        let lines = |blockers: [u32; 4], touches: [u32; 4]| -> [u8; 4] {
-            std::array::from_fn(|i| blockers[i].min(touches[i]) as u8)
+        let lines = |blockers: [u32; 4], touches: [u32; 4]| -> [u32; 4] {
+            std::array::from_fn(|i| blockers[i].min(touches[i]))
         };
-        // The last line's end is the tile's count of slots.
-        let mut slider = |slot: usize, lines: [u8; 8]| {
-            let ends = line_ends(lines);
-            number(slot, ends, (ends >> 56) as u32);
-        };
+        let [e, w, n, s, ne, nw, se, sw] = &LINE_STEPS;
         for slot in Slots(self.tiles_of(us, Kind::Rook)) {
             let from = self.square_of(slot);
-            let [e, w, n, s] = lines(
+            let [le, lw, ln, ls] = lines(
                 self.orthogonal_blocker_distances(from),
                 self.orthogonal_touch_distances(from),
             );
-            slider(slot, [e, w, n, s, 0, 0, 0, 0]);
+            number(slot, &[(le, e), (lw, w), (ln, n), (ls, s)]);
         }
         for slot in Slots(self.tiles_of(us, Kind::Bishop)) {
             let from = self.square_of(slot);
-            let [ne, nw, se, sw] = lines(
+            let [lne, lnw, lse, lsw] = lines(
                 self.diagonal_blocker_distances(from),
                 self.diagonal_touch_distances(from),
             );
-            slider(slot, [ne, nw, se, sw, 0, 0, 0, 0]);
+            number(slot, &[(lne, ne), (lnw, nw), (lse, se), (lsw, sw)]);
         }
         for slot in Slots(self.tiles_of(us, Kind::Queen)) {
             let from = self.square_of(slot);
-            let [e, w, n, s] = lines(
+            let [le, lw, ln, ls] = lines(
                 self.orthogonal_blocker_distances(from),
                 self.orthogonal_touch_distances(from),
             );
-            let [ne, nw, se, sw] = lines(
+            let [lne, lnw, lse, lsw] = lines(
                 self.diagonal_blocker_distances(from),
                 self.diagonal_touch_distances(from),
             );
-            slider(slot, [e, w, n, s, ne, nw, se, sw]);
+            number(
+                slot,
+                &[
+                    (le, e),
+                    (lw, w),
+                    (ln, n),
+                    (ls, s),
+                    (lne, ne),
+                    (lnw, nw),
+                    (lse, se),
+                    (lsw, sw),
+                ],
+            );
         }
     }
 
@@ -1058,40 +1080,21 @@ impl Position {
         screen: &Screen,
         index: u32,
     ) -> Option<(usize, Square, Square, Landing)> {
-        let index = index as i16;
-        let tile = usize::from(slots.tiles[index as usize]);
-        let index = index - slots.starts[tile];
-        let lines = slots.lines[tile];
-        let slot = slots.slots[tile] as usize;
-        let from = self.square_of(slot);
         let index = index as usize;
-        let kind = self.kinds[slot];
+        let tile = usize::from(slots.tiles[index]);
+        let [dx, dy] = slots.steps[index];
+        let slot = usize::from(slots.slots[tile]);
+        let from = self.square_of(slot);
+        // A line ends at its first tile: the squares before `to` are
+        // empty. A pawn's steps ahead end before a tile, and its captures
+        // land on enemy tiles.
+        let to = from.offset(i32::from(dx), i32::from(dy));
         // A quiet step is a candidate when a tile besides the mover
         // touches its destination.
         let quiet = |to: Square| {
             let around = self.ring_besides(to, from);
             (around != 0).then_some((slot, from, to, Landing::Empty(Some(around))))
         };
-        if kind == Kind::Pawn {
-            let f = self.side.forward();
-            let (forward, captures) = (lines as u8 as usize, (lines >> 8) as u8);
-            if index < forward {
-                // The squares up to `to` are empty.
-                return quiet(from.offset(0, (index as i32 + 1) * f));
-            }
-            let dx = if index == forward && captures & 1 != 0 {
-                -1
-            } else {
-                1
-            };
-            return Some((slot, from, from.offset(dx, f), Landing::Capture));
-        }
-        // A jump is a line one square long: no branch on the kind.
-        let (line, distance) = line_of_slot(lines, index);
-        let (dx, dy) = DIRECTIONS[kind.index()][line];
-        // A line ends at its first tile: the squares before `to` are
-        // empty.
-        let to = from.offset(dx * distance, dy * distance);
         // A jump may land past the reach; a slide only past the
         // coordinate limit.
         if !screen.reach.contains(to) {
@@ -1106,71 +1109,70 @@ impl Position {
     }
 }
 
-/// More slots than the side's tiles can have: a queen has at most 140
-/// within the reach, a rook or bishop 70, a king or knight 8, a pawn 5,
-/// so 16 tiles have fewer than 512. [`StepSlots::tiles`] names the tiles
-/// of the slots below it only.
+/// More slots than the side's tiles can have: each line of a slider ends
+/// within 32 squares, so a queen has at most 256 slots, a rook or bishop
+/// 128, a king or knight 8 and a pawn 5, and 16 tiles fewer than 900.
+/// [`StepSlots`] keeps the tiles and steps of the slots below it only.
 pub const SLOT_LIMIT: u32 = 1024;
 
 /// The entries of [`StepSlots::tiles`]: a tile writes 32 from a start
 /// at the limit at most.
 const TILE_TABLE: usize = SLOT_LIMIT as usize + 32;
 
-/// A one in each byte of a word: a word of bytes times this holds in
-/// each byte the sum of the bytes up to it.
-const BYTES: u64 = 0x0101_0101_0101_0101;
+/// The steps of a line of slots: up to 32 from a tile, as a slide
+/// along a line reaches no further (the group spans 32 squares at most).
+type Steps = [[i8; 2]; 32];
 
-/// The ends of lines holding `lines` slots each: byte `i` counts the
-/// slots of lines `0..=i`, summed by one multiplication. A tile has fewer
-/// than 256 slots. Worked out when the slots are numbered, not at every
-/// pick, where the multiplication lengthened the chain of work from the
-/// random number to the move.
-#[inline(always)]
-fn line_ends(lines: [u8; 8]) -> u64 {
-    u64::from_le_bytes(lines).wrapping_mul(BYTES)
-}
+/// The steps along each line, in the order of `ORTHOGONAL` then
+/// `DIAGONAL`: `k + 1` squares along at entry `k`.
+static LINE_STEPS: [Steps; 8] = {
+    let mut t = [[[0; 2]; 32]; 8];
+    let mut line = 0;
+    while line < 8 {
+        let (dx, dy) = if line < 4 {
+            ORTHOGONAL[line]
+        } else {
+            DIAGONAL[line - 4]
+        };
+        let mut k = 0;
+        while k < 32 {
+            let n = k as i32 + 1;
+            t[line][k] = [(dx * n) as i8, (dy * n) as i8];
+            k += 1;
+        }
+        line += 1;
+    }
+    t
+};
 
-/// The line of slot `index` of a tile whose lines end at `ends` (see
-/// [`line_ends`]), and the slot's distance along it (1 for the first
-/// square).
-///
-/// The line is the count of ends at or below the index, compared
-/// bytewise: no branch, where a walk along the lines was mispredicted
-/// about once a pick. The bytewise compare needs ends below 128; a slider
-/// with more slots (up to 140 on the widest reach) walks.
-#[inline(always)]
-fn line_of_slot(ends: u64, index: usize) -> (usize, i32) {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let line = if ends >> 56 < 128 {
-        // Byte by byte, 128 + index − end has its high bit set exactly
-        // when the end is at or below the index, and never borrows.
-        ((((index as u64).wrapping_mul(BYTES) | HIGH) - ends) & HIGH).count_ones() as usize
-    } else {
-        ends.to_le_bytes()
-            .iter()
-            .filter(|&&e| usize::from(e) <= index)
-            .count()
-    };
-    // The end of the line before, by a shift: indexing the bytes went
-    // through memory on the way from the random number to the move.
-    let start = ((ends << 8) >> (8 * line)) as u8;
-    (line, (index - usize::from(start)) as i32 + 1)
-}
+/// The squares of a king and of a knight, as steps.
+static JUMP_STEPS: [Steps; 2] = {
+    let mut t = [[[0; 2]; 32]; 2];
+    let mut i = 0;
+    while i < 8 {
+        t[0][i] = [KING[i].0 as i8, KING[i].1 as i8];
+        t[1][i] = [KNIGHT[i].0 as i8, KNIGHT[i].1 as i8];
+        i += 1;
+    }
+    t
+};
 
-/// The directions of each kind's slots but the pawn's, by [`Kind::index`].
-/// A queen's lines are the rook's, then the bishop's, as `step_slots`
-/// fills them.
-const DIRECTIONS: [[(i32, i32); 8]; 5] = {
-    const NONE: (i32, i32) = (0, 0);
-    let [e, w, n, s] = ORTHOGONAL;
-    let [ne, nw, se, sw] = DIAGONAL;
-    [
-        KING,
-        [e, w, n, s, ne, nw, se, sw],
-        [e, w, n, s, NONE, NONE, NONE, NONE],
-        [ne, nw, se, sw, NONE, NONE, NONE, NONE],
-        KNIGHT,
-    ]
+/// A pawn's steps by its colour: ahead, then its capture west and east.
+static PAWN_STEPS: [[Steps; 3]; 2] = {
+    let mut t = [[[[0; 2]; 32]; 3]; 2];
+    let mut colour = 0;
+    while colour < 2 {
+        let f: i8 = if colour == 0 { 1 } else { -1 };
+        let mut k = 0;
+        while k < 32 {
+            t[colour][0][k] = [0, f * (k as i8 + 1)];
+            k += 1;
+        }
+        t[colour][1][0] = [-1, f];
+        t[colour][2][0] = [1, f];
+        colour += 1;
+    }
+    t
 };
 
 /// The squares of [`Position::frontier_rows`], in the order
@@ -1274,35 +1276,6 @@ fn on_a_line(a: Square, b: Square) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The line and distance of each slot, by walking the lines.
-    fn walked(lines: &[u8; 8]) -> Vec<(usize, i32)> {
-        let mut slots = Vec::new();
-        for (line, &length) in lines.iter().enumerate() {
-            for distance in 1..=i32::from(length) {
-                slots.push((line, distance));
-            }
-        }
-        slots
-    }
-
-    #[test]
-    fn lines_find_every_slot() {
-        let cases: [[u8; 8]; 6] = [
-            [1, 0, 0, 0, 0, 0, 0, 0],
-            [0, 0, 0, 0, 0, 0, 0, 3],
-            [2, 0, 5, 1, 0, 0, 7, 0],
-            [35, 35, 0, 0, 0, 0, 0, 0],
-            [16, 16, 16, 16, 16, 16, 16, 15],
-            [35, 0, 35, 0, 35, 0, 35, 0],
-        ];
-        for lines in cases {
-            let found: Vec<(usize, i32)> = (0..walked(&lines).len())
-                .map(|index| line_of_slot(line_ends(lines), index))
-                .collect();
-            assert_eq!(found, walked(&lines), "{lines:?}");
-        }
-    }
 
     /// Positions on an empty table, across the torus's seam, at the
     /// coordinate limit, at negative coordinates, with a tile of many
@@ -1411,6 +1384,7 @@ mod tests {
                 (length, walked - length)
             };
             let mut expected = 0;
+            let queen = [ORTHOGONAL, DIAGONAL].concat();
             for slot in Slots(pos.present & colour_mask(us)) {
                 let from = pos.square_of(slot);
                 let kind = pos.kinds[slot];
@@ -1433,7 +1407,7 @@ mod tests {
                     }
                     Kind::Rook => (&ORTHOGONAL, i32::MAX),
                     Kind::Bishop => (&DIAGONAL, i32::MAX),
-                    Kind::Queen => (&DIRECTIONS[kind.index()], i32::MAX),
+                    Kind::Queen => (&queen, i32::MAX),
                 };
                 for &step in steps {
                     let (length, past) = line(from, step, kind != Kind::Pawn);
