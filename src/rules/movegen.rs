@@ -64,11 +64,16 @@ pub struct Screen {
     /// Their shapes, once a candidate has needed them.
     shapes: ArrayVec<Attacker, 16>,
     shapes_known: bool,
-    /// For each of the side's tiles (by slot) that a candidate has needed:
-    /// the parts the table falls into without it. A tile holding the table
+    /// For each of the side's tiles that a candidate has needed: the
+    /// parts the table falls into without it. A tile holding the table
     /// together must join them all again. A list, not a table by slot: a
     /// turn needs few, and a table would be cleared every turn.
-    parts: ArrayVec<(u8, [u32; 4]), 16>,
+    parts: ArrayVec<[u32; 4], 16>,
+    /// The slots whose parts are in the list, and where each is (meant
+    /// only for those): one test, where a search of the list mispredicted
+    /// its end about once a ply.
+    parts_known: u32,
+    parts_at: [u8; 32],
     /// Candidates are tried a few at a time, not all of them.
     sampling: bool,
 }
@@ -425,6 +430,8 @@ impl Position {
             shapes: ArrayVec::new(),
             shapes_known: false,
             parts: ArrayVec::new(),
+            parts_known: 0,
+            parts_at: [0; 32],
             sampling: false,
         }
     }
@@ -449,14 +456,16 @@ impl Position {
     /// The parts the table falls into without the side to move's tile in
     /// `slot` (one part when it holds nothing together), zero-padded.
     fn parts_of(&self, slot: usize, screen: &mut Screen) -> [u32; 4] {
-        if let Some(&(_, known)) = screen.parts.iter().find(|&&(s, _)| usize::from(s) == slot) {
-            return known;
+        if screen.parts_known & (1 << slot) != 0 {
+            return screen.parts[usize::from(screen.parts_at[slot])];
         }
         let mut parts = [0; 4];
         for (part, found) in parts.iter_mut().zip(self.parts_without(slot)) {
             *part = found;
         }
-        screen.parts.push((slot as u8, parts));
+        screen.parts_known |= 1 << slot;
+        screen.parts_at[slot] = screen.parts.len() as u8;
+        screen.parts.push(parts);
         parts
     }
 
