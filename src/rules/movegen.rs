@@ -952,14 +952,14 @@ impl Position {
                     break;
                 }
             }
-            // Each line writes 16 steps, and 16 more when it is longer;
+            // Each line writes 8 steps, and 24 more when it is longer;
             // the next line, or tile, writes over the rest.
             let mut at = start;
             for &(length, steps) in lines {
                 let from = at.min(SLOT_LIMIT as usize);
-                numbering.steps[from..from + 16].copy_from_slice(&steps[..16]);
-                if length > 16 {
-                    numbering.steps[from + 16..from + 32].copy_from_slice(&steps[16..]);
+                numbering.steps[from..from + 8].copy_from_slice(&steps[..8]);
+                if length > 8 {
+                    numbering.steps[from + 8..from + 32].copy_from_slice(&steps[8..]);
                 }
                 at += length as usize;
             }
