@@ -1425,10 +1425,6 @@ mod tests {
             .fold(0, |set, s| set | 1 << s)
     }
 
-    /// The Euler number kept square by square is one less the holes, and
-    /// without holes the ring test finds exactly the tiles that hold the
-    /// table together: in positions with and without holes, and in every
-    /// position of random games, after make and after unmake.
     /// The groups of the tiles but the one in `skip`, by squares alone:
     /// a walk from each tile not yet reached to the tiles next to it.
     fn groups_by_squares(pos: &Position, skip: usize) -> Vec<u32> {
@@ -1486,6 +1482,10 @@ mod tests {
         );
     }
 
+    /// The Euler number kept square by square is one less the holes, and
+    /// without holes the ring test finds exactly the tiles that hold the
+    /// table together: in positions with and without holes, and in every
+    /// position of random games, after make and after unmake.
     #[test]
     fn holes_and_holding_tiles() {
         let check = |pos: &Position| {
