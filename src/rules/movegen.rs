@@ -975,7 +975,9 @@ impl Position {
         }
         let f = us.forward();
         let them = us.opposite().index();
-        let [ahead, west, east] = &PAWN_STEPS[us.index()];
+        // North for White, south for Black, in the order of `ORTHOGONAL`.
+        let ahead = &LINE_STEPS[2 + us.index()];
+        let [west, east] = &PAWN_CAPTURES[us.index()];
         for slot in Slots(self.tiles_of(us, Kind::Pawn)) {
             // Its steps up to the first tile, the last square beside a
             // tile or the reach's edge, and the captures there are: pawns
@@ -1166,21 +1168,14 @@ static JUMP_STEPS: [Steps; 2] = {
     t
 };
 
-/// A pawn's steps by its colour: ahead, then its capture west and east.
-static PAWN_STEPS: [[Steps; 3]; 2] = {
-    let mut t = [[[[0; 2]; 32]; 3]; 2];
-    let mut colour = 0;
-    while colour < 2 {
-        let f: i8 = if colour == 0 { 1 } else { -1 };
-        let mut k = 0;
-        while k < 32 {
-            t[colour][0][k] = [0, f * (k as i8 + 1)];
-            k += 1;
-        }
-        t[colour][1][0] = [-1, f];
-        t[colour][2][0] = [1, f];
-        colour += 1;
-    }
+/// A pawn's captures by its colour, west then east: lines of one step.
+/// Its steps ahead are the line north or south of [`LINE_STEPS`].
+static PAWN_CAPTURES: [[Steps; 2]; 2] = {
+    let mut t = [[[[0; 2]; 32]; 2]; 2];
+    t[0][0][0] = [-1, 1];
+    t[0][1][0] = [1, 1];
+    t[1][0][0] = [-1, -1];
+    t[1][1][0] = [1, -1];
     t
 };
 

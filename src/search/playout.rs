@@ -102,10 +102,10 @@ fn turn_numbered_in(
     let mut screen = pos.sampling_screen();
     if policy == Policy::Uniform {
         pos.number_step_slots(&screen, slots);
-        if slots.len() < MAX_SLOTS {
+        if slots.len() < SLOT_LIMIT {
             return uniform_turn(pos, rng, slots, &mut screen);
         }
-        // More slots than a real position has (see `MAX_SLOTS`): list the
+        // More slots than a real position has (see `SLOT_LIMIT`): list the
         // candidates instead.
     }
     let mut list = MoveList::new();
@@ -148,20 +148,16 @@ fn turn_numbered_in(
     place(pos, rng, &mut screen)
 }
 
-/// More slots than the side's tiles can have (see [`SLOT_LIMIT`]): a
-/// numbering with more is listed instead of picked.
-const MAX_SLOTS: u32 = SLOT_LIMIT;
-
 /// The slots a uniform turn has tested and found to hold no legal move.
 struct Struck {
-    words: [u64; MAX_SLOTS as usize / 64],
+    words: [u64; SLOT_LIMIT as usize / 64],
     count: u32,
 }
 
 impl Struck {
     fn new() -> Struck {
         Struck {
-            words: [0; MAX_SLOTS as usize / 64],
+            words: [0; SLOT_LIMIT as usize / 64],
             count: 0,
         }
     }
@@ -176,7 +172,7 @@ impl Struck {
     }
 }
 
-/// A uniform turn over the numbered `slots` (fewer than [`MAX_SLOTS`]) and
+/// A uniform turn over the numbered `slots` (fewer than [`SLOT_LIMIT`]) and
 /// "draw": every legal move has one slot, so picking slots until one
 /// holds a legal move picks uniformly. Listing the candidates costs more
 /// than the few picks most turns need.
@@ -212,7 +208,7 @@ fn uniform_turn(
     // Listed with no branch on whether each slot is struck out: the
     // answers follow no pattern, and a filter mispredicted about one slot
     // in four.
-    let mut open = [0u16; MAX_SLOTS as usize];
+    let mut open = [0u16; SLOT_LIMIT as usize];
     let mut left = 0;
     for i in 0..options {
         open[left] = i as u16;
