@@ -21,6 +21,7 @@ fn params(threads: usize, seed: u64) -> Params {
         player: Player::Ismcts,
         hash_mib: 64,
         policy: Policy::Uniform,
+        leaf_depth: 0,
     }
 }
 

@@ -108,6 +108,7 @@ pub fn specs() -> Vec<OptionSpec> {
         spin("MoveOverhead", 30, 0, 10_000),
         spin("PlayoutCap", 10, 1, 10_000),
         spin("Hash", 256, 1, 1 << 16),
+        spin("LeafDepth", 0, -1, 3),
         OptionSpec {
             name: "Exploration",
             kind: OptionKind::Real {
@@ -167,6 +168,7 @@ impl Default for Options {
                 player: Player::Ismcts,
                 hash_mib: 1,
                 policy: Policy::Uniform,
+                leaf_depth: 0,
             },
             show_wdl: false,
             verbose_stats: false,
@@ -207,6 +209,7 @@ impl Options {
                     "MoveOverhead" => p.move_overhead = v as u64,
                     "PlayoutCap" => p.playout_cap = v as u32,
                     "Hash" => p.hash_mib = v as usize,
+                    "LeafDepth" => p.leaf_depth = v as i32,
                     _ => unreachable!("every spin option is handled"),
                 }
             }

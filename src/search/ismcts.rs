@@ -73,6 +73,7 @@
 //! does not wander into a repetition. Playouts count repetitions from
 //! their own start only.
 
+use super::alphabeta::{expected_result, LeafJudge};
 use super::eval::win_probability;
 use super::playout::{playout, Policy};
 use super::{Action, ActionStats, Cadence, Limits, Params, Report};
@@ -242,6 +243,8 @@ pub struct Walker {
     keys: Vec<u64>,
     /// Turns played in playouts not yet counted in the search's total.
     plies: u64,
+    /// The judge of new leaves, when they are searched, not played out.
+    judge: Option<LeafJudge>,
 }
 
 impl Walker {
@@ -259,6 +262,7 @@ impl Walker {
             actions: Box::new(Actions::new()),
             keys: Vec::new(),
             plies: 0,
+            judge: (params.leaf_depth >= 0).then(|| LeafJudge::new(params.leaf_depth)),
         }
     }
 
@@ -379,6 +383,17 @@ impl Walker {
     /// A random game from the walker's position, the drawn tile of
     /// `pending` kind placed first at random.
     fn play_out(&mut self, pending: Option<Kind>) -> Outcome {
+        if let Some(judge) = self.judge.as_mut() {
+            let score = judge.judge(&self.pos, pending);
+            let us = expected_result(score);
+            return Outcome {
+                white: match self.pos.side_to_move() {
+                    Colour::White => us,
+                    Colour::Black => 1.0 - us,
+                },
+                draw: 0.0,
+            };
+        }
         let pos = &mut self.pos;
         if let Some(kind) = pending {
             let placements = pos.legal_placements(kind);
@@ -881,6 +896,7 @@ mod tests {
             player: super::super::Player::Ismcts,
             hash_mib: 1,
             policy: Policy::Uniform,
+            leaf_depth: -1,
         }
     }
 

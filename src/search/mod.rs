@@ -6,6 +6,7 @@
 //! cannot see in advance. Once the kind is known, the placement is the
 //! next decision.
 
+pub mod alphabeta;
 pub mod baseline;
 pub mod eval;
 pub mod flat;
@@ -66,6 +67,9 @@ pub const MAX_ROOT_ACTIONS: usize = crate::rules::MAX_MOVES + 1;
 pub enum Player {
     /// Information-Set Monte Carlo Tree Search ([`ismcts`]): the engine.
     Ismcts,
+    /// Expectimax alpha-beta with iterative deepening ([`alphabeta`]): a
+    /// classical searcher to spar with.
+    Alphabeta,
     /// Flat Monte Carlo with UCB1 at the root: playouts go where the best
     /// action might be.
     Ucb,
@@ -80,8 +84,9 @@ pub enum Player {
 
 impl Player {
     /// Every player, in the order the `uci` option lists them.
-    pub const ALL: [Player; 5] = [
+    pub const ALL: [Player; 6] = [
         Player::Ismcts,
+        Player::Alphabeta,
         Player::Ucb,
         Player::Flat,
         Player::Greedy,
@@ -92,6 +97,7 @@ impl Player {
     pub const fn name(self) -> &'static str {
         match self {
             Player::Ismcts => "ismcts",
+            Player::Alphabeta => "alphabeta",
             Player::Ucb => "ucb",
             Player::Flat => "flat",
             Player::Greedy => "greedy",
@@ -132,6 +138,9 @@ pub struct Params {
     pub hash_mib: usize,
     /// How playouts choose their turns.
     pub policy: playout::Policy,
+    /// `Player ismcts` judges a new leaf by an alpha-beta search of this
+    /// many plies and a quiescence; below 0, by a random playout.
+    pub leaf_depth: i32,
 }
 
 /// What the search has learned of one root action.
@@ -238,6 +247,9 @@ pub fn search(
     let start = std::time::Instant::now();
     let choice = match params.player {
         Player::Ismcts => ismcts::search(pos, pending, history, limits, params, stop, report)?,
+        Player::Alphabeta => {
+            alphabeta::search(pos, pending, history, limits, params, stop, report)?
+        }
         Player::Ucb | Player::Flat => flat::search(pos, &actions, limits, params, stop, report),
         Player::Greedy | Player::Random => {
             let choice = match params.player {

@@ -1,0 +1,810 @@
+//! A classical searcher: expectimax alpha-beta over the draws, with
+//! iterative deepening, a transposition table, a capture quiescence and
+//! move ordering. It is the sparring partner of the Monte Carlo search
+//! and the judge of its leaves.
+//!
+//! # Chance
+//!
+//! Drawing is an action whose outcome is the kind on top of the pile,
+//! each remaining tile equally likely. Below "draw" sits a chance node
+//! whose value is the mean, weighted by the pile's counts, of the best
+//! placement of each kind; a kind with no legal placement ends the game
+//! (checkmate in check, else stalemate). A draw and its placement make one
+//! ply. Chance nodes are cut with Star1 (Ballard 1983): the outcomes not
+//! yet searched are bounded by a win and a loss, which lets an outcome
+//! that is bad or good enough settle the node early.
+//!
+//! # Scores
+//!
+//! A score is an expected result for the side to move on a scale of
+//! [`WIN`]: `+WIN` a won game, `−WIN` a lost one, 0 a draw. Mates count a
+//! little less the further away they are, so that the shortest is
+//! preferred. The static evaluation is turned into the same scale by a
+//! logistic curve, so that the mean at a chance node is the mean of
+//! expected results, as expectimax needs, and never reaches a mate's.
+
+use super::eval;
+use super::{Action, ActionStats, Limits, Report};
+use crate::rules::{Colour, Kind, Move, MoveList, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The score of a won game.
+pub const WIN: i32 = 10_000;
+
+/// Beyond every score: the bounds of a full window.
+const INFINITY: i32 = 30_000;
+
+/// The deepest the search goes, quiescence included.
+const MAX_PLY: usize = 96;
+
+/// Scores beyond this are mates, counted from the root.
+const MATE_BOUND: i32 = WIN - MAX_PLY as i32;
+
+/// The most the static evaluation may claim: less than any mate.
+const EVAL_BOUND: i32 = MATE_BOUND - 1;
+
+/// Nodes between two looks at the clock and the stop flag.
+const CLOCK_EVERY: u64 = 1024;
+
+/// Centipawns of the evaluation per unit of the logistic curve's
+/// exponent: a lead of this many centipawns is a win probability of
+/// `1 / (1 + e^-1)`, about 73%.
+const LOGISTIC_SCALE: f64 = 400.0;
+
+/// The static evaluation of `pos` for the side to move, in centipawns.
+pub fn centipawns(pos: &Position) -> i32 {
+    let us = pos.side_to_move();
+    let material = eval::material(pos, us) * 100;
+    let pressure = eval::king_pressure(pos, us) - eval::king_pressure(pos, us.opposite());
+    material + 25 * pressure
+}
+
+/// A centipawn evaluation on the scale of expected results.
+pub fn score_of_centipawns(cp: i32) -> i32 {
+    let p = 1.0 / (1.0 + (-(cp as f64) / LOGISTIC_SCALE).exp());
+    ((2.0 * p - 1.0) * WIN as f64)
+        .round()
+        .clamp(-EVAL_BOUND as f64, EVAL_BOUND as f64) as i32
+}
+
+/// The static evaluation on the scale of expected results.
+pub fn evaluate(pos: &Position) -> i32 {
+    score_of_centipawns(centipawns(pos))
+}
+
+/// The chance of winning, 0 to 1 (a draw counting a half), that a score
+/// stands for.
+pub fn expected_result(score: i32) -> f64 {
+    (0.5 + 0.5 * score as f64 / WIN as f64).clamp(0.0, 1.0)
+}
+
+/// How a stored score bounds the true one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One slot of the transposition table.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: u64,
+    best: Option<Move>,
+    score: i32,
+    depth: i8,
+    bound: Bound,
+}
+
+/// The transposition table: one entry a slot, replaced when the new
+/// result is at least as deep or of another position.
+struct Table {
+    entries: Vec<Option<Entry>>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(mib: usize) -> Table {
+        let want = (mib.max(1) << 20) / std::mem::size_of::<Option<Entry>>();
+        let size = (want + 1).next_power_of_two() / 2;
+        Table {
+            entries: vec![None; size.max(1)],
+            mask: size.max(1) - 1,
+        }
+    }
+
+    fn probe(&self, key: u64) -> Option<Entry> {
+        self.entries[key as usize & self.mask].filter(|e| e.key == key)
+    }
+
+    fn store(&mut self, entry: Entry) {
+        let slot = &mut self.entries[entry.key as usize & self.mask];
+        if slot.is_none_or(|old| old.key != entry.key || old.depth <= entry.depth) {
+            *slot = Some(entry);
+        }
+    }
+}
+
+/// A mate score is stored relative to the node, read back relative to
+/// the root.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Keys of placement nodes: the position's key mixed with the kind in
+/// hand, so that they never meet the key of the same position before
+/// the draw.
+fn placement_key(key: u64, kind: Kind) -> u64 {
+    key ^ (0x9E37_79B9_7F4A_7C15u64).wrapping_mul(kind.index() as u64 + 1)
+}
+
+/// An action at a decision node with its ordering score.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    action: Action,
+    order: i32,
+}
+
+/// Why a search stopped early.
+struct Aborted;
+
+/// The limits of one search and its running counts.
+struct Budget<'a> {
+    start: Instant,
+    deadline: Option<Duration>,
+    nodes_limit: u64,
+    stop: &'a AtomicBool,
+}
+
+/// The searcher's state over one `go`.
+struct Searcher<'a> {
+    pos: Position,
+    table: Table,
+    /// Keys of the game before the root (oldest first), then of the
+    /// current line, for repetitions.
+    keys: Vec<u64>,
+    /// How many of `keys` came before the root.
+    game_keys: usize,
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    nodes: u64,
+    budget: Budget<'a>,
+    aborted: bool,
+    /// Buffers for generating moves, one list a node on the line.
+    lists: Vec<Box<MoveList>>,
+}
+
+impl<'a> Searcher<'a> {
+    /// A searcher of `pos` with a table of `hash_mib` MiB.
+    fn new(
+        pos: &Position,
+        history: &[u64],
+        hash_mib: usize,
+        budget: Budget<'a>,
+    ) -> Searcher<'a> {
+        let mut keys: Vec<u64> = history.to_vec();
+        // The history ends with the root's own key: the line adds its own.
+        if keys.last() == Some(&pos.hash()) {
+            keys.pop();
+        }
+        let game_keys = keys.len();
+        keys.push(pos.hash());
+        Searcher {
+            pos: pos.clone(),
+            table: Table::new(hash_mib),
+            keys,
+            game_keys,
+            killers: [[None; 2]; MAX_PLY],
+            nodes: 0,
+            budget,
+            aborted: false,
+            lists: Vec::new(),
+        }
+    }
+
+    /// Counts a node and, now and then, looks at the clock.
+    fn tick(&mut self) -> Result<(), Aborted> {
+        self.nodes += 1;
+        if self.aborted {
+            return Err(Aborted);
+        }
+        if self.nodes >= self.budget.nodes_limit {
+            self.aborted = true;
+        } else if self.nodes.is_multiple_of(CLOCK_EVERY) {
+            let late = self
+                .budget
+                .deadline
+                .is_some_and(|d| self.budget.start.elapsed() >= d);
+            if late || self.budget.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+        }
+        if self.aborted {
+            Err(Aborted)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn take_list(&mut self) -> Box<MoveList> {
+        let mut list = self.lists.pop().unwrap_or_else(|| Box::new(MoveList::new()));
+        list.clear();
+        list
+    }
+
+    fn give_list(&mut self, list: Box<MoveList>) {
+        self.lists.push(list);
+    }
+
+    /// True when the position just reached (its key last in `keys`) ends
+    /// the game drawn: a repetition within the line, a third occurrence
+    /// with the game's history, or the fifty-move rule.
+    fn is_drawn(&self) -> bool {
+        if self.pos.halfmove_clock() >= 100 {
+            return true;
+        }
+        let Some((&now, before)) = self.keys.split_last() else {
+            return false;
+        };
+        let in_line = before[self.game_keys.min(before.len())..]
+            .iter()
+            .any(|&k| k == now);
+        in_line
+            || before[..self.game_keys.min(before.len())]
+                .iter()
+                .filter(|&&k| k == now)
+                .count()
+                >= 2
+    }
+
+    /// The value of a step, for ordering: captures by victim first, the
+    /// cheapest attacker first among equal victims.
+    fn capture_order(&self, mv: Move) -> Option<i32> {
+        let Move::Step { from, to } = mv else {
+            return None;
+        };
+        let victim = self.pos.tile_at(to)?;
+        let attacker = self.pos.tile_at(from).map_or(0, |t| eval::value(t.piece.kind));
+        Some(100 * eval::value(victim.piece.kind) - attacker + 10_000)
+    }
+
+    /// The decision node of the side to move, no tile in hand.
+    fn negamax(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Aborted> {
+        if ply > 0 && self.is_drawn() {
+            return Ok(0);
+        }
+        if depth <= 0 || ply >= MAX_PLY - 8 {
+            return self.quiesce(ply, alpha, beta);
+        }
+        self.tick()?;
+        let key = self.pos.hash();
+        let remembered = self.table.probe(key);
+        if let Some(e) = remembered {
+            if i32::from(e.depth) >= depth && ply > 0 {
+                let s = from_table(e.score, ply);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if usable {
+                    return Ok(s);
+                }
+            }
+        }
+        let mut list = self.take_list();
+        self.pos.generate_steps(&mut list);
+        let can_draw = !self.pos.pile(self.pos.side_to_move()).is_empty();
+        if list.is_empty() && !can_draw {
+            self.give_list(list);
+            return Ok(if self.pos.in_check() {
+                -(WIN - ply as i32)
+            } else {
+                0
+            });
+        }
+        let remembered_move = remembered.and_then(|e| e.best);
+        let killers = self.killers[ply];
+        let mut candidates: Vec<Candidate> = Vec::with_capacity(list.len() + 1);
+        for &mv in list.iter() {
+            let order = if Some(mv) == remembered_move {
+                1_000_000
+            } else if let Some(c) = self.capture_order(mv) {
+                c
+            } else if Some(mv) == killers[0] {
+                9_000
+            } else if Some(mv) == killers[1] {
+                8_000
+            } else {
+                0
+            };
+            candidates.push(Candidate {
+                action: Action::Play(mv),
+                order,
+            });
+        }
+        self.give_list(list);
+        if can_draw {
+            let order = if remembered.is_some() && remembered_move.is_none() {
+                1_000_000
+            } else {
+                5_000
+            };
+            candidates.push(Candidate {
+                action: Action::Draw,
+                order,
+            });
+        }
+        candidates.sort_by_key(|c| std::cmp::Reverse(c.order));
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_action = None;
+        for c in &candidates {
+            let score = match c.action {
+                Action::Play(mv) => self.step(mv, depth, ply, alpha, beta)?,
+                Action::Draw => self.chance(depth, ply, alpha, beta)?,
+            };
+            if score > best {
+                best = score;
+                best_action = Some(c.action);
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                if let Action::Play(mv) = c.action {
+                    if self.capture_order(mv).is_none() && killers[0] != Some(mv) {
+                        self.killers[ply] = [Some(mv), killers[0]];
+                    }
+                }
+                break;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(Entry {
+            key,
+            best: match best_action {
+                Some(Action::Play(mv)) => Some(mv),
+                _ => None,
+            },
+            score: to_table(best, ply),
+            depth: depth as i8,
+            bound,
+        });
+        Ok(best)
+    }
+
+    /// Plays `mv` and searches the reply.
+    fn step(
+        &mut self,
+        mv: Move,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Aborted> {
+        let undo = self.pos.make(mv);
+        self.keys.push(self.pos.hash());
+        let score = self.negamax(depth - 1, ply + 1, -beta, -alpha).map(|s| -s);
+        self.keys.pop();
+        self.pos.unmake(mv, undo);
+        score
+    }
+
+    /// The chance node below "draw": Star1 over the kinds in the pile,
+    /// the most likely first.
+    fn chance(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32) -> Result<i32, Aborted> {
+        let pile = self.pos.pile(self.pos.side_to_move());
+        let total = pile.len() as i64;
+        let mut kinds: Vec<(Kind, i64)> = pile.kinds().map(|k| (k, pile.count(k) as i64)).collect();
+        kinds.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+        let (lower, upper) = (-(WIN as i64), WIN as i64);
+        let (alpha, beta) = (alpha as i64, beta as i64);
+        let mut sum = 0i64;
+        let mut left = total;
+        for (kind, n) in kinds {
+            left -= n;
+            // The window in which this outcome still decides the node: at
+            // or below `a` the node fails low whatever the rest bring, at
+            // or above `b` it fails high.
+            let a = (alpha * total - sum - left * upper).div_euclid(n);
+            let b = -((-(beta * total - sum - left * lower)).div_euclid(n));
+            let a = a.max(-INFINITY as i64) as i32;
+            let b = b.min(INFINITY as i64) as i32;
+            let v = self.placement(kind, depth, ply, a, b)? as i64;
+            if v <= a as i64 && a > -INFINITY {
+                return Ok(((sum + n * v + left * upper) / total) as i32);
+            }
+            if v >= b as i64 && b < INFINITY {
+                return Ok(((sum + n * v + left * lower) / total) as i32);
+            }
+            sum += n * v;
+        }
+        Ok((sum / total) as i32)
+    }
+
+    /// The decision of where to place a drawn tile of `kind`.
+    fn placement(
+        &mut self,
+        kind: Kind,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Aborted> {
+        self.tick()?;
+        let key = placement_key(self.pos.hash(), kind);
+        let remembered = self.table.probe(key);
+        if let Some(e) = remembered {
+            if i32::from(e.depth) >= depth {
+                let s = from_table(e.score, ply);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if usable {
+                    return Ok(s);
+                }
+            }
+        }
+        let mut list = self.take_list();
+        self.pos.generate_placements(kind, &mut list);
+        if list.is_empty() {
+            self.give_list(list);
+            return Ok(if self.pos.in_check() {
+                -(WIN - ply as i32)
+            } else {
+                0
+            });
+        }
+        if let Some(mv) = remembered.and_then(|e| e.best) {
+            if let Some(i) = list.iter().position(|&m| m == mv) {
+                list.swap(0, i);
+            }
+        }
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut result = Ok(());
+        for i in 0..list.len() {
+            let mv = list[i];
+            let score = match self.step(mv, depth, ply, alpha, beta) {
+                Ok(s) => s,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            };
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.give_list(list);
+        result?;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(Entry {
+            key,
+            best: best_move,
+            score: to_table(best, ply),
+            depth: depth as i8,
+            bound,
+        });
+        Ok(best)
+    }
+
+    /// Captures only, until the position is quiet; in check, every step
+    /// and the draw are answers.
+    fn quiesce(&mut self, ply: usize, mut alpha: i32, beta: i32) -> Result<i32, Aborted> {
+        self.tick()?;
+        let in_check = self.pos.in_check();
+        let us = self.pos.side_to_move();
+        let stand = if in_check {
+            -INFINITY
+        } else {
+            evaluate(&self.pos)
+        };
+        if stand >= beta {
+            return Ok(stand);
+        }
+        let mut list = self.take_list();
+        self.pos.generate_steps(&mut list);
+        let pile = self.pos.pile(us);
+        if list.is_empty() && pile.is_empty() {
+            self.give_list(list);
+            return Ok(if in_check { -(WIN - ply as i32) } else { 0 });
+        }
+        let mut best = -INFINITY;
+        if in_check {
+            if !pile.is_empty() {
+                best = self.draw_in_check(ply)?;
+            }
+        } else {
+            best = stand;
+        }
+        if best >= beta || ply >= MAX_PLY - 1 {
+            self.give_list(list);
+            return Ok(best);
+        }
+        alpha = alpha.max(best);
+        let mut moves: Vec<(i32, Move)> = list
+            .iter()
+            .filter_map(|&mv| match self.capture_order(mv) {
+                Some(o) => Some((o, mv)),
+                None => in_check.then_some((0, mv)),
+            })
+            .collect();
+        self.give_list(list);
+        moves.sort_by_key(|&(o, _)| std::cmp::Reverse(o));
+        for (_, mv) in moves {
+            let undo = self.pos.make(mv);
+            let score = self.quiesce(ply + 1, -beta, -alpha).map(|s| -s);
+            self.pos.unmake(mv, undo);
+            let score = score?;
+            if score > best {
+                best = score;
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        Ok(best)
+    }
+
+    /// The value of drawing while in check, judged without searching the
+    /// placements: each kind that can answer the check counts as the
+    /// position's static value, each that cannot as checkmate.
+    fn draw_in_check(&mut self, ply: usize) -> Result<i32, Aborted> {
+        let pile = self.pos.pile(self.pos.side_to_move());
+        let total = pile.len() as i64;
+        let stand = evaluate(&self.pos) as i64;
+        let mut sum = 0i64;
+        let mut list = self.take_list();
+        for kind in pile.kinds() {
+            list.clear();
+            self.pos.generate_placements(kind, &mut list);
+            let v = if list.is_empty() {
+                -(WIN - ply as i32) as i64
+            } else {
+                stand
+            };
+            sum += pile.count(kind) as i64 * v;
+        }
+        self.give_list(list);
+        Ok((sum / total) as i32)
+    }
+
+    /// The root's actions, with their scores from the last depth searched.
+    fn root(&mut self, pending: Option<Kind>) -> Vec<Action> {
+        let mut list = self.take_list();
+        let mut actions: Vec<Action> = Vec::new();
+        match pending {
+            Some(kind) => self.pos.generate_placements(kind, &mut list),
+            None => self.pos.generate_steps(&mut list),
+        }
+        actions.extend(list.iter().map(|&m| Action::Play(m)));
+        self.give_list(list);
+        if pending.is_none() && !self.pos.pile(self.pos.side_to_move()).is_empty() {
+            actions.push(Action::Draw);
+        }
+        // Captures first, then the rest in the order generated.
+        actions.sort_by_key(|a| match a {
+            Action::Play(mv) => std::cmp::Reverse(self.capture_order(*mv).unwrap_or(0)),
+            Action::Draw => std::cmp::Reverse(0),
+        });
+        actions
+    }
+
+    /// One root action searched to `depth` within `(alpha, beta)`.
+    fn root_action(
+        &mut self,
+        action: Action,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Aborted> {
+        match action {
+            Action::Play(mv) => self.step(mv, depth, 0, alpha, beta),
+            Action::Draw => self.chance(depth, 0, alpha, beta),
+        }
+    }
+}
+
+/// Never set: the stop flag of leaf searches, which the tree search
+/// bounds by their depth instead.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// Judges the leaves of the tree search by a shallow search: a searcher
+/// kept from one leaf to the next, its table and buffers with it.
+pub struct LeafJudge {
+    searcher: Searcher<'static>,
+    depth: i32,
+}
+
+impl LeafJudge {
+    /// A judge searching `depth` plies before the quiescence (0: the
+    /// quiescence alone).
+    pub fn new(depth: i32) -> LeafJudge {
+        let budget = Budget {
+            start: Instant::now(),
+            deadline: None,
+            nodes_limit: u64::MAX,
+            stop: &NEVER,
+        };
+        LeafJudge {
+            searcher: Searcher::new(&Position::startpos(), &[], 1, budget),
+            depth,
+        }
+    }
+
+    /// The score of `pos` for its side to move, holding a drawn tile of
+    /// `pending` kind (if any). Repetitions before the leaf are not seen.
+    pub fn judge(&mut self, pos: &Position, pending: Option<Kind>) -> i32 {
+        let s = &mut self.searcher;
+        s.pos.clone_from(pos);
+        s.keys.clear();
+        s.keys.push(pos.hash());
+        s.game_keys = 0;
+        s.aborted = false;
+        let result = match pending {
+            Some(kind) => s.placement(kind, self.depth.max(1), 0, -INFINITY, INFINITY),
+            None if self.depth == 0 => s.quiesce(0, -INFINITY, INFINITY),
+            None => s.negamax(self.depth, 0, -INFINITY, INFINITY),
+        };
+        // Without a deadline or a node limit the search is never cut.
+        result.unwrap_or(0)
+    }
+
+    /// Nodes searched by this judge so far.
+    pub fn nodes(&self) -> u64 {
+        self.searcher.nodes
+    }
+}
+
+/// Searches the side to move of `pos` (with a drawn tile of `pending`
+/// kind, if any) by iterative deepening until the limits end it, and
+/// returns the best action of the deepest search finished (or of the
+/// deeper one under way, when it has found better).
+pub fn search(
+    pos: &Position,
+    pending: Option<Kind>,
+    history: &[u64],
+    limits: &Limits,
+    params: &super::Params,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&Report),
+) -> Option<Action> {
+    let white = pos.side_to_move() == Colour::White;
+    let budget = Budget {
+        start: Instant::now(),
+        deadline: limits.budget(white, params.move_overhead),
+        nodes_limit: limits.nodes.unwrap_or(u64::MAX),
+        stop,
+    };
+    let mut searcher = Searcher::new(pos, history, params.hash_mib.min(16), budget);
+    let mut actions = searcher.root(pending);
+    if actions.is_empty() {
+        return None;
+    }
+    let mut scores: Vec<i32> = vec![0; actions.len()];
+    let mut best = (actions[0], 0);
+    let mut depth = 1;
+    let single = actions.len() == 1;
+    let endless = limits.is_endless(pos.side_to_move(), params.move_overhead);
+    while depth < MAX_PLY as i32 - 8 {
+        let mut alpha = -INFINITY;
+        let mut iteration_best: Option<(Action, i32)> = None;
+        let mut finished = true;
+        for (i, &action) in actions.iter().enumerate() {
+            match searcher.root_action(action, depth, alpha, INFINITY) {
+                Ok(score) => {
+                    scores[i] = score;
+                    if score > alpha {
+                        alpha = score;
+                        iteration_best = Some((action, score));
+                    }
+                }
+                Err(Aborted) => {
+                    finished = false;
+                    break;
+                }
+            }
+        }
+        if let Some(found) = iteration_best {
+            best = found;
+        }
+        // Best first for the next depth and the report; a stable sort
+        // keeps the earlier order among equals.
+        let mut order: Vec<usize> = (0..actions.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
+        actions = order.iter().map(|&i| actions[i]).collect();
+        scores = order.iter().map(|&i| scores[i]).collect();
+        if let Some(pos0) = actions.iter().position(|&a| a == best.0) {
+            actions[..=pos0].rotate_right(1);
+            scores[..=pos0].rotate_right(1);
+        }
+        report(&snapshot(&actions, &scores, searcher.nodes, &searcher.budget));
+        if !finished || single && !endless {
+            break;
+        }
+        // A forced mate found needs no deeper look.
+        if best.1.abs() > MATE_BOUND && !endless {
+            break;
+        }
+        // The next depth takes several times this one: do not start what
+        // cannot finish.
+        if let Some(deadline) = searcher.budget.deadline {
+            if searcher.budget.start.elapsed() * 2 > deadline && limits.movetime.is_none() {
+                break;
+            }
+        }
+        depth += 1;
+    }
+    Some(best.0)
+}
+
+/// The report of a search: every root action, best first, its score as an
+/// expected result.
+fn snapshot(actions: &[Action], scores: &[i32], nodes: u64, budget: &Budget) -> Report {
+    Report {
+        actions: actions
+            .iter()
+            .zip(scores)
+            .map(|(&action, &score)| {
+                let p = expected_result(score);
+                ActionStats {
+                    action,
+                    visits: 1,
+                    wins: p,
+                    draws: 0.0,
+                    losses: 1.0 - p,
+                    pv: Vec::new(),
+                }
+            })
+            .collect(),
+        nodes,
+        plies: 0,
+        elapsed: budget.start.elapsed(),
+    }
+}
