@@ -285,6 +285,13 @@ impl Position {
         self.present.count_ones()
     }
 
+    /// How many of `colour`'s tiles of `kind` are on the table: material
+    /// counted without listing the tiles.
+    #[inline]
+    pub fn table_count(&self, colour: Colour, kind: Kind) -> u32 {
+        (self.by_kind[kind.index()] & colour_mask(colour)).count_ones()
+    }
+
     /// The tiles on the table, in the canonical order of the notation: by
     /// rank from high `y` to low, then by file from low `x` to high.
     pub fn tiles(&self) -> Vec<Tile> {

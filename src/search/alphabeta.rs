@@ -192,12 +192,7 @@ struct Searcher<'a> {
 
 impl<'a> Searcher<'a> {
     /// A searcher of `pos` with a table of `hash_mib` MiB.
-    fn new(
-        pos: &Position,
-        history: &[u64],
-        hash_mib: usize,
-        budget: Budget<'a>,
-    ) -> Searcher<'a> {
+    fn new(pos: &Position, history: &[u64], hash_mib: usize, budget: Budget<'a>) -> Searcher<'a> {
         let mut keys: Vec<u64> = history.to_vec();
         // The history ends with the root's own key: the line adds its own.
         if keys.last() == Some(&pos.hash()) {
@@ -243,7 +238,10 @@ impl<'a> Searcher<'a> {
     }
 
     fn take_list(&mut self) -> Box<MoveList> {
-        let mut list = self.lists.pop().unwrap_or_else(|| Box::new(MoveList::new()));
+        let mut list = self
+            .lists
+            .pop()
+            .unwrap_or_else(|| Box::new(MoveList::new()));
         list.clear();
         list
     }
@@ -280,7 +278,10 @@ impl<'a> Searcher<'a> {
             return None;
         };
         let victim = self.pos.tile_at(to)?;
-        let attacker = self.pos.tile_at(from).map_or(0, |t| eval::value(t.piece.kind));
+        let attacker = self
+            .pos
+            .tile_at(from)
+            .map_or(0, |t| eval::value(t.piece.kind));
         Some(100 * eval::value(victim.piece.kind) - attacker + 10_000)
     }
 
@@ -314,16 +315,13 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        let in_check = self.pos.in_check();
         let mut list = self.take_list();
         self.pos.generate_steps(&mut list);
         let can_draw = !self.pos.pile(self.pos.side_to_move()).is_empty();
         if list.is_empty() && !can_draw {
             self.give_list(list);
-            return Ok(if self.pos.in_check() {
-                -(WIN - ply as i32)
-            } else {
-                0
-            });
+            return Ok(if in_check { -(WIN - ply as i32) } else { 0 });
         }
         let remembered_move = remembered.and_then(|e| e.best);
         let killers = self.killers[ply];
@@ -362,10 +360,29 @@ impl<'a> Searcher<'a> {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_action = None;
-        for c in &candidates {
-            let score = match c.action {
-                Action::Play(mv) => self.step(mv, depth, ply, alpha, beta)?,
-                Action::Draw => self.chance(depth, ply, alpha, beta)?,
+        // A side in check looks one ply further: the answers to a check
+        // are few and decide the game.
+        let child_depth = depth - 1 + i32::from(in_check);
+        for (i, c) in candidates.iter().enumerate() {
+            let score = if i == 0 {
+                self.action(c.action, child_depth, ply, alpha, beta)?
+            } else {
+                // Late quiet moves are searched a ply shallower, and every
+                // move after the first with a null window, first.
+                let late = c.order == 0 && depth >= 3 && i >= 3 && !in_check;
+                let r = if late {
+                    1 + i32::from(i >= 12 && depth >= 5)
+                } else {
+                    0
+                };
+                let mut s = self.action(c.action, child_depth - r, ply, alpha, alpha + 1)?;
+                if s > alpha && r > 0 {
+                    s = self.action(c.action, child_depth, ply, alpha, alpha + 1)?;
+                }
+                if s > alpha && s < beta {
+                    s = self.action(c.action, child_depth, ply, alpha, beta)?;
+                }
+                s
             };
             if score > best {
                 best = score;
@@ -403,18 +420,36 @@ impl<'a> Searcher<'a> {
         Ok(best)
     }
 
-    /// Plays `mv` and searches the reply.
+    /// A decision's value: a step searched to `child_depth`, or a draw,
+    /// whose placements are searched to it.
+    fn action(
+        &mut self,
+        action: Action,
+        child_depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Aborted> {
+        match action {
+            Action::Play(mv) => self.step(mv, child_depth, ply, alpha, beta),
+            Action::Draw => self.chance(child_depth + 1, ply, alpha, beta),
+        }
+    }
+
+    /// Plays `mv` and searches the reply to `child_depth`.
     fn step(
         &mut self,
         mv: Move,
-        depth: i32,
+        child_depth: i32,
         ply: usize,
         alpha: i32,
         beta: i32,
     ) -> Result<i32, Aborted> {
         let undo = self.pos.make(mv);
         self.keys.push(self.pos.hash());
-        let score = self.negamax(depth - 1, ply + 1, -beta, -alpha).map(|s| -s);
+        let score = self
+            .negamax(child_depth, ply + 1, -beta, -alpha)
+            .map(|s| -s);
         self.keys.pop();
         self.pos.unmake(mv, undo);
         score
@@ -487,9 +522,24 @@ impl<'a> Searcher<'a> {
                 0
             });
         }
+        // Near the enemy king first, where checks and attacks are; a king
+        // far from it first.
+        let us = self.pos.side_to_move();
+        if let Some(king) = self.pos.king_square(us.opposite()) {
+            let distance = |m: &Move| {
+                let to = m.to();
+                let d = (to.x - king.x).abs().max((to.y - king.y).abs());
+                if kind == Kind::King {
+                    -d
+                } else {
+                    d
+                }
+            };
+            list.sort_by_key(distance);
+        }
         if let Some(mv) = remembered.and_then(|e| e.best) {
             if let Some(i) = list.iter().position(|&m| m == mv) {
-                list.swap(0, i);
+                list[..=i].rotate_right(1);
             }
         }
         let original_alpha = alpha;
@@ -498,7 +548,27 @@ impl<'a> Searcher<'a> {
         let mut result = Ok(());
         for i in 0..list.len() {
             let mv = list[i];
-            let score = match self.step(mv, depth, ply, alpha, beta) {
+            let searched = if i == 0 {
+                self.step(mv, depth - 1, ply, alpha, beta)
+            } else {
+                let r = i32::from(depth >= 3 && i >= 4);
+                self.step(mv, depth - 1 - r, ply, alpha, alpha + 1)
+                    .and_then(|s| {
+                        if s > alpha && r > 0 {
+                            self.step(mv, depth - 1, ply, alpha, alpha + 1)
+                        } else {
+                            Ok(s)
+                        }
+                    })
+                    .and_then(|s| {
+                        if s > alpha && s < beta {
+                            self.step(mv, depth - 1, ply, alpha, beta)
+                        } else {
+                            Ok(s)
+                        }
+                    })
+            };
+            let score = match searched {
                 Ok(s) => s,
                 Err(e) => {
                     result = Err(e);
@@ -548,11 +618,28 @@ impl<'a> Searcher<'a> {
             return Ok(stand);
         }
         let mut list = self.take_list();
-        self.pos.generate_steps(&mut list);
         let pile = self.pos.pile(us);
-        if list.is_empty() && pile.is_empty() {
-            self.give_list(list);
-            return Ok(if in_check { -(WIN - ply as i32) } else { 0 });
+        if in_check || pile.is_empty() {
+            self.pos.generate_steps(&mut list);
+            if list.is_empty() && pile.is_empty() {
+                self.give_list(list);
+                return Ok(if in_check { -(WIN - ply as i32) } else { 0 });
+            }
+        } else {
+            // Only captures are wanted: test the legality of those alone.
+            let mut screen = self.pos.sampling_screen();
+            self.pos.generate_step_candidates(&screen, &mut list);
+            let mut kept = 0;
+            for i in 0..list.len() {
+                let mv = list[i];
+                let Move::Step { to, .. } = mv else { continue };
+                let takes = self.pos.tile_at(to).is_some_and(|t| t.piece.colour != us);
+                if takes && self.pos.candidate_is_legal(mv, &mut screen) {
+                    list[kept] = mv;
+                    kept += 1;
+                }
+            }
+            list.truncate(kept);
         }
         let mut best = -INFINITY;
         if in_check {
@@ -645,7 +732,7 @@ impl<'a> Searcher<'a> {
         beta: i32,
     ) -> Result<i32, Aborted> {
         match action {
-            Action::Play(mv) => self.step(mv, depth, 0, alpha, beta),
+            Action::Play(mv) => self.step(mv, depth - 1, 0, alpha, beta),
             Action::Draw => self.chance(depth, 0, alpha, beta),
         }
     }
@@ -764,7 +851,12 @@ pub fn search(
             actions[..=pos0].rotate_right(1);
             scores[..=pos0].rotate_right(1);
         }
-        report(&snapshot(&actions, &scores, searcher.nodes, &searcher.budget));
+        report(&snapshot(
+            &actions,
+            &scores,
+            searcher.nodes,
+            &searcher.budget,
+        ));
         if !finished || single && !endless {
             break;
         }

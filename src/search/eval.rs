@@ -24,15 +24,12 @@ pub const fn value(kind: Kind) -> i32 {
 /// `colour`'s material minus the opponent's, in pawns, counting tiles on
 /// the table and in the pile alike: only captures change it.
 pub fn material(pos: &Position, colour: Colour) -> i32 {
+    let them = colour.opposite();
     let mut balance = 0;
-    for tile in pos.tiles() {
-        let v = value(tile.piece.kind);
-        balance += if tile.piece.colour == colour { v } else { -v };
-    }
     for kind in Kind::ALL {
-        let v = value(kind);
-        balance += v * pos.pile(colour).count(kind) as i32;
-        balance -= v * pos.pile(colour.opposite()).count(kind) as i32;
+        let ours = pos.table_count(colour, kind) + pos.pile(colour).count(kind) as u32;
+        let theirs = pos.table_count(them, kind) + pos.pile(them).count(kind) as u32;
+        balance += value(kind) * (ours as i32 - theirs as i32);
     }
     balance
 }
