@@ -24,6 +24,7 @@
 //! expected results, as expectimax needs, and never reaches a mate's.
 
 use super::eval;
+use super::features::{self, FEATURES};
 use super::{Action, ActionStats, Limits, Report};
 use crate::rules::{Colour, Kind, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -50,14 +51,17 @@ const CLOCK_EVERY: u64 = 1024;
 /// Centipawns of the evaluation per unit of the logistic curve's
 /// exponent: a lead of this many centipawns is a win probability of
 /// `1 / (1 + e^-1)`, about 73%.
-const LOGISTIC_SCALE: f64 = 400.0;
+pub const LOGISTIC_SCALE: f64 = 400.0;
+
+/// The weights of the evaluation's features ([`features::NAMES`]), in
+/// centipawns, fitted to game results by `examples/fit_eval.rs`.
+pub const WEIGHTS: [i32; FEATURES] = [
+    27, 190, 134, 116, 114, 13, 265, 203, 167, 155, 63, 38, 41, -17, -20, 40,
+];
 
 /// The static evaluation of `pos` for the side to move, in centipawns.
 pub fn centipawns(pos: &Position) -> i32 {
-    let us = pos.side_to_move();
-    let material = eval::material(pos, us) * 100;
-    let pressure = eval::king_pressure(pos, us) - eval::king_pressure(pos, us.opposite());
-    material + 25 * pressure
+    features::weighted(&features::features(pos), &WEIGHTS)
 }
 
 /// A centipawn evaluation on the scale of expected results.
@@ -102,15 +106,18 @@ struct Entry {
 struct Table {
     entries: Vec<Option<Entry>>,
     mask: usize,
+    /// The size asked for, in MiB (0: a table of one entry).
+    mib: usize,
 }
 
 impl Table {
     fn new(mib: usize) -> Table {
-        let want = (mib.max(1) << 20) / std::mem::size_of::<Option<Entry>>();
-        let size = (want + 1).next_power_of_two() / 2;
+        let want = (mib << 20) / std::mem::size_of::<Option<Entry>>();
+        let size = ((want + 1).next_power_of_two() / 2).max(1);
         Table {
-            entries: vec![None; size.max(1)],
-            mask: size.max(1) - 1,
+            entries: vec![None; size],
+            mask: size - 1,
+            mib,
         }
     }
 
@@ -191,8 +198,8 @@ struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    /// A searcher of `pos` with a table of `hash_mib` MiB.
-    fn new(pos: &Position, history: &[u64], hash_mib: usize, budget: Budget<'a>) -> Searcher<'a> {
+    /// A searcher of `pos` with `table`.
+    fn new(pos: &Position, history: &[u64], table: Table, budget: Budget<'a>) -> Searcher<'a> {
         let mut keys: Vec<u64> = history.to_vec();
         // The history ends with the root's own key: the line adds its own.
         if keys.last() == Some(&pos.hash()) {
@@ -202,7 +209,7 @@ impl<'a> Searcher<'a> {
         keys.push(pos.hash());
         Searcher {
             pos: pos.clone(),
-            table: Table::new(hash_mib),
+            table,
             keys,
             game_keys,
             killers: [[None; 2]; MAX_PLY],
@@ -760,7 +767,7 @@ impl LeafJudge {
             stop: &NEVER,
         };
         LeafJudge {
-            searcher: Searcher::new(&Position::startpos(), &[], 1, budget),
+            searcher: Searcher::new(&Position::startpos(), &[], Table::new(1), budget),
             depth,
         }
     }
@@ -809,7 +816,8 @@ pub fn search(
         nodes_limit: limits.nodes.unwrap_or(u64::MAX),
         stop,
     };
-    let mut searcher = Searcher::new(pos, history, params.hash_mib.min(16), budget);
+    let table = kept_table(params.hash_mib.min(TABLE_MIB_LIMIT));
+    let mut searcher = Searcher::new(pos, history, table, budget);
     let mut actions = searcher.root(pending);
     if actions.is_empty() {
         return None;
@@ -873,7 +881,34 @@ pub fn search(
         }
         depth += 1;
     }
+    keep_table(std::mem::replace(&mut searcher.table, Table::new(0)));
     Some(best.0)
+}
+
+/// The most memory the table takes, in MiB: a larger one is slow to
+/// allocate and gains little at the depths reached.
+const TABLE_MIB_LIMIT: usize = 64;
+
+/// The table of the last search, kept for the next one: most of what the
+/// last move's search learned is about the positions of this one.
+static KEPT_TABLE: std::sync::Mutex<Option<Table>> = std::sync::Mutex::new(None);
+
+/// The kept table if it has the size asked for, else a new one.
+fn kept_table(mib: usize) -> Table {
+    let kept = KEPT_TABLE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .take();
+    match kept {
+        Some(table) if table.mib == mib => table,
+        _ => Table::new(mib),
+    }
+}
+
+fn keep_table(table: Table) {
+    *KEPT_TABLE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(table);
 }
 
 /// The report of a search: every root action, best first, its score as an

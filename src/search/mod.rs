@@ -9,6 +9,7 @@
 pub mod alphabeta;
 pub mod baseline;
 pub mod eval;
+pub mod features;
 pub mod flat;
 pub mod ismcts;
 pub mod playout;

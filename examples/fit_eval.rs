@@ -1,0 +1,119 @@
+//! Fits the evaluation's weights to game results (Texel's method): a
+//! logistic regression of each game's result, for the side to move, on
+//! the features (`chex::search::features`) of the positions of the game.
+//!
+//! `cargo run --release --example fit_eval -- RECORDS.jsonl...` reads the
+//! records `chex match --out` writes and prints the fitted weights, in
+//! centipawns, as the array `alphabeta::WEIGHTS` takes.
+
+use chex::rules::Position;
+use chex::search::alphabeta::{LOGISTIC_SCALE, WEIGHTS};
+use chex::search::features::{features, FEATURES, NAMES};
+use std::io::BufRead;
+
+/// Positions this early are all alike: every game starts by drawing.
+const SKIP_PLIES: usize = 4;
+
+fn main() {
+    let mut samples: Vec<([f64; FEATURES], f64)> = Vec::new();
+    let files: Vec<String> = std::env::args().skip(1).collect();
+    if files.is_empty() {
+        eprintln!("usage: fit_eval RECORDS.jsonl...");
+        std::process::exit(2);
+    }
+    for file in &files {
+        let reader = match std::fs::File::open(file) {
+            Ok(f) => std::io::BufReader::new(f),
+            Err(e) => {
+                eprintln!("fit_eval: cannot read {file}: {e}");
+                std::process::exit(2);
+            }
+        };
+        for line in reader.lines().map_while(Result::ok) {
+            let Ok(record) = serde_json::from_str::<serde_json::Value>(&line) else {
+                continue;
+            };
+            add_game(&record, &mut samples);
+        }
+    }
+    eprintln!("{} positions from {} files", samples.len(), files.len());
+    let weights = fit(&samples);
+    for (name, w) in NAMES.iter().zip(&weights) {
+        println!("{name:>32}: {w:8.1}");
+    }
+    let rounded: Vec<String> = weights
+        .iter()
+        .map(|w| format!("{}", w.round() as i64))
+        .collect();
+    println!("[{}]", rounded.join(", "));
+}
+
+/// Adds the positions of one game record, each with the game's result
+/// for its side to move.
+fn add_game(record: &serde_json::Value, samples: &mut Vec<([f64; FEATURES], f64)>) {
+    let white_score = match record["result"].as_str() {
+        Some("1-0") => 1.0,
+        Some("0-1") => 0.0,
+        Some("1/2-1/2") => 0.5,
+        _ => return,
+    };
+    let start = record["start"].as_str().unwrap_or("startpos");
+    let mut pos = if start == "startpos" {
+        Position::startpos()
+    } else {
+        match start.parse() {
+            Ok(p) => p,
+            Err(_) => return,
+        }
+    };
+    let Some(moves) = record["moves"].as_array() else {
+        return;
+    };
+    for (ply, token) in moves.iter().enumerate() {
+        if ply >= SKIP_PLIES && !pos.in_check() {
+            let f = features(&pos).map(f64::from);
+            let score = match pos.side_to_move() {
+                chex::rules::Colour::White => white_score,
+                chex::rules::Colour::Black => 1.0 - white_score,
+            };
+            samples.push((f, score));
+        }
+        let Some(mv) = token.as_str().and_then(|t| pos.parse_move(t).ok()) else {
+            return;
+        };
+        pos.make(mv);
+    }
+}
+
+/// Gradient descent with Adam on the mean log loss, from the weights in
+/// use; a faint L2 penalty keeps features never seen near zero.
+fn fit(samples: &[([f64; FEATURES], f64)]) -> [f64; FEATURES] {
+    let mut w = WEIGHTS.map(f64::from);
+    let (mut m, mut v) = ([0.0; FEATURES], [0.0; FEATURES]);
+    let (rate, b1, b2, l2) = (1.0, 0.9, 0.999, 1e-9);
+    let n = samples.len().max(1) as f64;
+    for step in 1..=4000 {
+        let mut grad = [0.0; FEATURES];
+        let mut loss = 0.0;
+        for (x, y) in samples {
+            let z: f64 = x.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>() / LOGISTIC_SCALE;
+            let p = 1.0 / (1.0 + (-z).exp());
+            loss -= y * p.max(1e-12).ln() + (1.0 - y) * (1.0 - p).max(1e-12).ln();
+            for i in 0..FEATURES {
+                grad[i] += (p - y) * x[i] / LOGISTIC_SCALE;
+            }
+        }
+        for i in 0..FEATURES {
+            let g = grad[i] / n + l2 * w[i];
+            m[i] = b1 * m[i] + (1.0 - b1) * g;
+            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+            let mh = m[i] / (1.0 - b1.powi(step));
+            let vh = v[i] / (1.0 - b2.powi(step));
+            w[i] -= rate * mh / (vh.sqrt() + 1e-12);
+        }
+        if step % 500 == 0 {
+            eprintln!("step {step}: mean log loss {:.5}", loss / n);
+        }
+    }
+    w
+}

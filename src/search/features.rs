@@ -1,0 +1,127 @@
+//! What the static evaluation looks at: counts of a position's features,
+//! each the side to move's minus the opponent's, so that a weighted sum
+//! is an evaluation for the side to move. The weights are fitted to game
+//! results (`examples/fit_eval.rs`).
+
+use super::eval::king_pressure;
+use crate::rules::{Colour, Kind, Position};
+
+/// How many features there are.
+pub const FEATURES: usize = 16;
+
+/// The features' names, in order, for the fitting tool's report.
+pub const NAMES: [&str; FEATURES] = [
+    "tempo",
+    "queen on table",
+    "rook on table",
+    "bishop on table",
+    "knight on table",
+    "pawn on table",
+    "queen in pile",
+    "rook in pile",
+    "bishop in pile",
+    "knight in pile",
+    "pawn in pile",
+    "pressure on the enemy king",
+    "open squares by the enemy king",
+    "king on table",
+    "own tiles by the king",
+    "own tiles by the enemy king",
+];
+
+/// The kinds with a material value, in feature order.
+const MATERIAL: [Kind; 5] = [
+    Kind::Queen,
+    Kind::Rook,
+    Kind::Bishop,
+    Kind::Knight,
+    Kind::Pawn,
+];
+
+/// The eight steps to a square's neighbours.
+const AROUND: [(i32, i32); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
+/// Around `colour`'s king: the empty squares, and the tiles of each
+/// colour (all 0 while the king is in the pile).
+fn king_surroundings(pos: &Position, colour: Colour) -> (i32, [i32; 2]) {
+    let Some(king) = pos.king_square(colour) else {
+        return (0, [0, 0]);
+    };
+    let mut open = 0;
+    let mut tiles = [0; 2];
+    for (dx, dy) in AROUND {
+        match pos.tile_at(king.offset(dx, dy)) {
+            None => open += 1,
+            Some(t) => tiles[t.piece.colour.index()] += 1,
+        }
+    }
+    (open, tiles)
+}
+
+/// The features of `pos`, for the side to move.
+pub fn features(pos: &Position) -> [i32; FEATURES] {
+    let us = pos.side_to_move();
+    let them = us.opposite();
+    let mut f = [0; FEATURES];
+    f[0] = 1;
+    for (i, kind) in MATERIAL.into_iter().enumerate() {
+        f[1 + i] = pos.table_count(us, kind) as i32 - pos.table_count(them, kind) as i32;
+        f[6 + i] = pos.pile(us).count(kind) as i32 - pos.pile(them).count(kind) as i32;
+    }
+    f[11] = king_pressure(pos, us) - king_pressure(pos, them);
+    let (our_open, around_ours) = king_surroundings(pos, us);
+    let (their_open, around_theirs) = king_surroundings(pos, them);
+    f[12] = their_open - our_open;
+    f[13] = i32::from(pos.king_square(us).is_some()) - i32::from(pos.king_square(them).is_some());
+    f[14] = around_ours[us.index()] - around_theirs[them.index()];
+    f[15] = around_theirs[us.index()] - around_ours[them.index()];
+    f
+}
+
+/// The weighted sum of the features: an evaluation in the weights' unit.
+pub fn weighted(features: &[i32; FEATURES], weights: &[i32; FEATURES]) -> i32 {
+    features.iter().zip(weights).map(|(f, w)| f * w).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_are_the_side_to_moves_less_the_opponents() {
+        // White: king 0,0, queen 1,0; Black: king 0,2, pawn 0,1. White's
+        // pile lacks the queen, Black's the pawn.
+        let pos: Position = "K0,0/Q1,0/p0,1/k0,2 w RRBBNNPPPPPPPP/qrrbbnnppppppp 0 3"
+            .parse()
+            .unwrap();
+        let white = features(&pos);
+        assert_eq!(white[1], 1, "a queen on the table against none");
+        assert_eq!(white[5], -1, "a pawn on the table against none");
+        assert_eq!(white[6], -1, "no queen in the pile against one");
+        assert_eq!(white[10], 1, "eight pawns in the pile against seven");
+        assert_eq!(white[13], 0, "both kings are on the table");
+        // Around the white king (0,0): 1,0 queen and 0,1 pawn; round the
+        // black king (0,2): 0,1 pawn only.
+        assert_eq!(white[14], 1 - 1);
+        assert_eq!(white[15], 0 - 1);
+        assert_eq!(white[12], 7 - 6);
+        // The same position with Black to move gives the opposite counts
+        // (the tempo aside).
+        let pos: Position = "K0,0/Q1,0/p0,1/k0,2 b RRBBNNPPPPPPPP/qrrbbnnppppppp 0 3"
+            .parse()
+            .unwrap();
+        let black = features(&pos);
+        for i in 1..FEATURES {
+            assert_eq!(black[i], -white[i], "{}", NAMES[i]);
+        }
+    }
+}
