@@ -439,6 +439,13 @@ pub fn bench_lines(
                 many / one
             ));
         }
+        let alphabeta = Params {
+            player: crate::search::Player::Alphabeta,
+            ..params(1)
+        };
+        let (n, t) = crate::bench::search_speed(&alphabeta, search_nodes);
+        let nps = n as f64 / t.as_secs_f64().max(1e-9);
+        emit(&format!("alphabeta nodes/s, 1 thread: {nps:.0}"));
     }
     format!("playout plies/s: {}", report.plies_per_second())
 }

@@ -935,3 +935,111 @@ fn snapshot(actions: &[Action], scores: &[i32], nodes: u64, budget: &Budget) -> 
         elapsed: budget.start.elapsed(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::playout::{random_turn, Turn};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn searcher(pos: &Position) -> Searcher<'static> {
+        let budget = Budget {
+            start: Instant::now(),
+            deadline: None,
+            nodes_limit: u64::MAX,
+            stop: &NEVER,
+        };
+        Searcher::new(pos, &[], Table::new(1), budget)
+    }
+
+    #[test]
+    fn a_chance_node_is_the_mean_of_its_kinds_by_count() {
+        // White's pile holds two rooks and eight pawns.
+        let pos: Position = "K0,0/n1,1 w RRPPPPPPPP/k 0 2".parse().unwrap();
+        for depth in 1..=2 {
+            let mean = searcher(&pos)
+                .chance(depth, 0, -INFINITY, INFINITY)
+                .ok()
+                .unwrap();
+            let rook = searcher(&pos)
+                .placement(Kind::Rook, depth, 0, -INFINITY, INFINITY)
+                .ok()
+                .unwrap();
+            let pawn = searcher(&pos)
+                .placement(Kind::Pawn, depth, 0, -INFINITY, INFINITY)
+                .ok()
+                .unwrap();
+            assert_eq!(
+                mean,
+                (2 * rook + 8 * pawn) / 10,
+                "depth {depth}: {rook} {pawn}"
+            );
+        }
+    }
+
+    /// True when after `mv` the opponent is in check and loses whatever
+    /// it does: no step answers, and no kind its draw can bring can be
+    /// placed.
+    fn mates_at_once(pos: &Position, mv: Move) -> bool {
+        let mut after = pos.clone();
+        after.make(mv);
+        if !after.in_check() {
+            return false;
+        }
+        let mut steps = MoveList::new();
+        after.clone().generate_steps(&mut steps);
+        let pile = after.pile(after.side_to_move());
+        steps.is_empty() && pile.kinds().all(|k| after.legal_placements(k).is_empty())
+    }
+
+    #[test]
+    fn every_mate_in_one_of_random_games_is_played() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut found = 0;
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            nodes: Some(200_000),
+            ..Limits::default()
+        };
+        let params = crate::search::Params {
+            threads: 1,
+            seed: 1,
+            multipv: 1,
+            exploration: 1.4,
+            playout_cap: 10,
+            move_overhead: 0,
+            player: crate::search::Player::Alphabeta,
+            hash_mib: 1,
+            policy: crate::search::playout::Policy::Uniform,
+            leaf_depth: 0,
+        };
+        for _game in 0..300 {
+            let mut pos = Position::startpos();
+            for _ply in 0..200 {
+                let steps = pos.legal_moves();
+                let mating = steps
+                    .iter()
+                    .any(|&mv| matches!(mv, Move::Step { .. }) && mates_at_once(&pos, mv));
+                if mating {
+                    found += 1;
+                    let choice = search(&pos, None, &[], &limits, &params, &stop, &mut |_| {});
+                    let Some(Action::Play(mv)) = choice else {
+                        panic!("{pos}: no move chosen");
+                    };
+                    assert!(mates_at_once(&pos, mv), "{pos}: {mv} does not mate");
+                }
+                match random_turn(&mut pos, &mut rng) {
+                    Turn::Play(mv) => {
+                        pos.make(mv);
+                    }
+                    Turn::Stuck(_) | Turn::NoMove => break,
+                }
+                if pos.ending().is_some() {
+                    break;
+                }
+            }
+        }
+        assert!(found >= 20, "only {found} positions with a mate in one");
+    }
+}
