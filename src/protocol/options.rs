@@ -92,6 +92,9 @@ pub fn cores() -> usize {
 /// The UCB1 constant at start-up: √2 is UCB1's own, for results in 0..1.
 const DEFAULT_EXPLORATION: f64 = 1.4;
 
+/// How much the hybrid search weighs minimax values against means.
+const DEFAULT_MINIMAX_WEIGHT: f64 = 0.5;
+
 /// The largest seed: 2^53 − 1, exact in every GUI's number type.
 const MAX_SEED: i64 = (1 << 53) - 1;
 
@@ -115,6 +118,14 @@ pub fn specs() -> Vec<OptionSpec> {
                 default: DEFAULT_EXPLORATION,
                 min: 0.0,
                 max: 100.0,
+            },
+        },
+        OptionSpec {
+            name: "MinimaxWeight",
+            kind: OptionKind::Real {
+                default: DEFAULT_MINIMAX_WEIGHT,
+                min: 0.0,
+                max: 1.0,
             },
         },
         OptionSpec {
@@ -169,6 +180,7 @@ impl Default for Options {
                 hash_mib: 1,
                 policy: Policy::Uniform,
                 leaf_depth: 0,
+                minimax_weight: 0.0,
             },
             show_wdl: false,
             verbose_stats: false,
@@ -223,7 +235,10 @@ impl Options {
                         spec.name
                     ));
                 }
-                self.params.exploration = v;
+                match spec.name {
+                    "MinimaxWeight" => self.params.minimax_weight = v,
+                    _ => self.params.exploration = v,
+                }
             }
             OptionKind::Check { .. } => {
                 let v = match value.to_ascii_lowercase().as_str() {
