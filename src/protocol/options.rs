@@ -129,6 +129,14 @@ pub fn specs() -> Vec<OptionSpec> {
             },
         },
         OptionSpec {
+            name: "Cpuct",
+            kind: OptionKind::Real {
+                default: 0.0,
+                min: 0.0,
+                max: 100.0,
+            },
+        },
+        OptionSpec {
             name: "UCI_ShowWDL",
             kind: OptionKind::Check { default: false },
         },
@@ -181,6 +189,7 @@ impl Default for Options {
                 policy: Policy::Uniform,
                 leaf_depth: 0,
                 minimax_weight: 0.0,
+                cpuct: 0.0,
             },
             show_wdl: false,
             verbose_stats: false,
@@ -237,6 +246,7 @@ impl Options {
                 }
                 match spec.name {
                     "MinimaxWeight" => self.params.minimax_weight = v,
+                    "Cpuct" => self.params.cpuct = v,
                     _ => self.params.exploration = v,
                 }
             }

@@ -42,6 +42,35 @@
 //! unvisited) the first time an iteration passes through it; unvisited
 //! children are tried first, in random order.
 //!
+//! # The hybrid (`LeafDepth` 0 and above)
+//!
+//! With a leaf judge (a quiescence, or a shallow alpha-beta, of
+//! [`super::alphabeta`]) the tree is an MCTS–minimax hybrid: implicit
+//! minimax backups (Lanctot, Winands, Pepels and Sturtevant 2014) and
+//! MCTS-Solver (Winands, Björnsson and Saito 2008).
+//!
+//! - A node is opened on its first visit, and each child is judged at
+//!   once: a move by the judge's score of the position after it (or
+//!   exactly, when the game ends there), "draw" by the score of the
+//!   position as it stands until the draw is first entered; then each
+//!   kind the pile can bring is judged by the best placement of it. The
+//!   iteration backs up the opened node's value.
+//! - Every node keeps a minimax value for its mover: the best of its
+//!   children for the side choosing there (after a draw the drawer
+//!   places, so the same side), at a chance node the mean of the kinds
+//!   weighted by their counts in the pile. Each back-up recomputes it
+//!   along the path.
+//! - Selection maximises `(1 − α)·mean + α·minimax + c·sqrt(ln avail / n)`
+//!   (`α` the `MinimaxWeight` option); an unvisited child counts as one
+//!   visit at its judged value, so children are tried in the order of
+//!   their values rather than all first.
+//! - A finished game is proven; a decision node with a won child is won,
+//!   one whose children are all proven takes the best of them, a chance
+//!   node is proven only when each kind is proven the same. A descent
+//!   that reaches a proven node backs up its result, a child proven lost
+//!   is never chosen while another is not, the root plays a proven win
+//!   and the search ends once the root is proven.
+//!
 //! # Threads
 //!
 //! Tree parallelisation with virtual loss (Chaslot, Winands and van den
@@ -108,6 +137,10 @@ impl Edge {
         }
     }
 }
+
+/// The temperature of the softmax that turns children's values (0 to 1)
+/// into PUCT priors: a pawn is worth about 0.06.
+const PRIOR_TEMPERATURE: f64 = 0.05;
 
 /// "No node": children not created yet.
 const NONE: u32 = u32::MAX;
@@ -301,6 +334,8 @@ pub struct Tree {
     /// The weight of the minimax value against the mean in selection
     /// (hybrid search).
     mix: f64,
+    /// The PUCT constant; 0 for UCB1.
+    cpuct: f64,
     /// Leaves are judged by the leaf judge and values backed up by
     /// minimax as well as by mean (the MCTS–minimax hybrid), rather than
     /// played out at random.
@@ -520,23 +555,8 @@ impl Walker {
     /// Judges each kind the side to move can draw, into `outcomes`.
     fn judge_outcomes(&mut self) {
         self.outcomes.clear();
-        let Some(judge) = self.judge.as_mut() else {
-            return;
-        };
-        let us = self.pos.side_to_move();
-        let pile = self.pos.pile(us);
-        for kind in pile.kinds() {
-            let (status, value) = match self.pos.ending_after_draw(kind) {
-                Some(end) => {
-                    let status = Status::Over(end.winner);
-                    (status, Proof::of(end.winner, us).value().unwrap_or(0.5))
-                }
-                None => (
-                    Status::Ongoing,
-                    expected_result(judge.judge(&self.pos, Some(kind))) as f32,
-                ),
-            };
-            self.outcomes.push((kind, pile.count(kind), value, status));
+        if let Some(judge) = self.judge.as_mut() {
+            judge_outcomes(&self.pos, judge, &mut self.outcomes);
         }
     }
 
@@ -588,6 +608,28 @@ impl Walker {
     }
 }
 
+/// Judges each kind the side to move of `pos` can draw, into `out`: its
+/// count in the pile, the drawer's value of holding it (the best
+/// placement, searched by `judge`), and whether the game ends there.
+fn judge_outcomes(pos: &Position, judge: &mut LeafJudge, out: &mut Vec<Outcomes>) {
+    out.clear();
+    let us = pos.side_to_move();
+    let pile = pos.pile(us);
+    for kind in pile.kinds() {
+        let (status, value) = match pos.ending_after_draw(kind) {
+            Some(end) => {
+                let status = Status::Over(end.winner);
+                (status, Proof::of(end.winner, us).value().unwrap_or(0.5))
+            }
+            None => (
+                Status::Ongoing,
+                expected_result(judge.judge(pos, Some(kind))) as f32,
+            ),
+        };
+        out.push((kind, pile.count(kind), value, status));
+    }
+}
+
 /// True when `pos`, just reached after the positions of `keys`, has
 /// occurred twice before. Only positions since the last irreversible turn
 /// can match.
@@ -631,6 +673,7 @@ impl Tree {
             pending,
             exploration: params.exploration,
             mix: params.minimax_weight,
+            cpuct: params.cpuct,
             hybrid: params.leaf_depth >= 0,
             history: history.to_vec(),
         };
@@ -798,6 +841,9 @@ impl Tree {
             self.nodes[c].avail += 1;
         }
         let avail = self.nodes[range.start].avail;
+        if self.cpuct > 0.0 {
+            return self.select_by_puct(range, avail);
+        }
         let log_avail = (avail as f64).ln();
         let (c, mix) = (self.exploration, self.mix);
         let mut best = (range.start, f64::NEG_INFINITY);
@@ -871,6 +917,40 @@ impl Tree {
         let node = self.nodes[n].clone();
         self.nodes[n].visits += 1;
         node
+    }
+
+    /// [`Tree::select_by_value`] with PUCT's exploration term (as in
+    /// AlphaZero and Lc0): `cpuct · P · sqrt(avail) / (1 + n)`, the prior
+    /// `P` a softmax of the siblings' minimax values.
+    fn select_by_puct(&self, range: std::ops::Range<usize>, avail: u32) -> usize {
+        let top = range
+            .clone()
+            .map(|i| self.nodes[i].minimax)
+            .fold(f32::MIN, f32::max) as f64;
+        let weight = |i: usize| ((self.nodes[i].minimax as f64 - top) / PRIOR_TEMPERATURE).exp();
+        let total: f64 = range.clone().map(weight).sum();
+        let scale = self.cpuct * (avail as f64).sqrt() / total;
+        let mut best = (range.start, f64::NEG_INFINITY);
+        for i in range {
+            let node = &self.nodes[i];
+            let score = if node.proof == Proof::Loss {
+                -1.0
+            } else {
+                let minimax = node.minimax as f64;
+                let mean = if node.visits == 0 {
+                    minimax
+                } else {
+                    node.mean()
+                };
+                (1.0 - self.mix) * mean
+                    + self.mix * minimax
+                    + scale * weight(i) / (1.0 + node.visits as f64)
+            };
+            if score > best.1 {
+                best = (i, score);
+            }
+        }
+        best.0
     }
 
     /// Adds `outcome` to the nodes of `path`, whose visits the descent
@@ -1272,6 +1352,7 @@ mod tests {
             policy: Policy::Uniform,
             leaf_depth: -1,
             minimax_weight: 0.5,
+            cpuct: 0.0,
         }
     }
 
@@ -1474,7 +1555,7 @@ mod tests {
         // The draw is never chosen again while a move is not lost.
         let others = tree.children(0).filter(|&c| c != draw).count();
         if others > 0 && tree.nodes[0].proof == Proof::Unknown {
-            assert_eq!(tree.nodes[draw].visits, 1);
+            assert!(tree.nodes[draw].visits <= 1);
         }
     }
 
