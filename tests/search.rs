@@ -23,7 +23,7 @@ fn params(threads: usize, seed: u64) -> Params {
         policy: Policy::Uniform,
         leaf_depth: 0,
         minimax_weight: 0.5,
-        cpuct: 0.0,
+        hybrid_exploration: 0.1,
     }
 }
 

@@ -92,6 +92,11 @@ pub fn cores() -> usize {
 /// The UCB1 constant at start-up: √2 is UCB1's own, for results in 0..1.
 const DEFAULT_EXPLORATION: f64 = 1.4;
 
+/// The UCB1 constant of the hybrid search (leaves judged by search): its
+/// values are evaluations, not random games, and want far less
+/// exploration than playouts' 1.4.
+const DEFAULT_HYBRID_EXPLORATION: f64 = 0.1;
+
 /// How much the hybrid search weighs minimax values against means.
 const DEFAULT_MINIMAX_WEIGHT: f64 = 0.5;
 
@@ -129,9 +134,9 @@ pub fn specs() -> Vec<OptionSpec> {
             },
         },
         OptionSpec {
-            name: "Cpuct",
+            name: "HybridExploration",
             kind: OptionKind::Real {
-                default: 0.0,
+                default: DEFAULT_HYBRID_EXPLORATION,
                 min: 0.0,
                 max: 100.0,
             },
@@ -189,7 +194,7 @@ impl Default for Options {
                 policy: Policy::Uniform,
                 leaf_depth: 0,
                 minimax_weight: 0.0,
-                cpuct: 0.0,
+                hybrid_exploration: 0.0,
             },
             show_wdl: false,
             verbose_stats: false,
@@ -246,7 +251,7 @@ impl Options {
                 }
                 match spec.name {
                     "MinimaxWeight" => self.params.minimax_weight = v,
-                    "Cpuct" => self.params.cpuct = v,
+                    "HybridExploration" => self.params.hybrid_exploration = v,
                     _ => self.params.exploration = v,
                 }
             }

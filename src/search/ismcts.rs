@@ -61,7 +61,9 @@
 //!   weighted by their counts in the pile. Each back-up recomputes it
 //!   along the path.
 //! - Selection maximises `(1 − α)·mean + α·minimax + c·sqrt(ln avail / n)`
-//!   (`α` the `MinimaxWeight` option); an unvisited child counts as one
+//!   (`α` the `MinimaxWeight` option, `c` `HybridExploration`, 0.1: the
+//!   1.4 of playouts scored 37.5% against `Player alphabeta` where 0.1
+//!   scored 65%, 20 pairs at 100 ms); an unvisited child counts as one
 //!   visit at its judged value, so children are tried in the order of
 //!   their values rather than all first.
 //! - A finished game is proven; a decision node with a won child is won,
@@ -137,10 +139,6 @@ impl Edge {
         }
     }
 }
-
-/// The temperature of the softmax that turns children's values (0 to 1)
-/// into PUCT priors: a pawn is worth about 0.06.
-const PRIOR_TEMPERATURE: f64 = 0.05;
 
 /// "No node": children not created yet.
 const NONE: u32 = u32::MAX;
@@ -334,8 +332,6 @@ pub struct Tree {
     /// The weight of the minimax value against the mean in selection
     /// (hybrid search).
     mix: f64,
-    /// The PUCT constant; 0 for UCB1.
-    cpuct: f64,
     /// Leaves are judged by the leaf judge and values backed up by
     /// minimax as well as by mean (the MCTS–minimax hybrid), rather than
     /// played out at random.
@@ -671,9 +667,12 @@ impl Tree {
             capacity,
             root: root.clone(),
             pending,
-            exploration: params.exploration,
+            exploration: if params.leaf_depth >= 0 {
+                params.hybrid_exploration
+            } else {
+                params.exploration
+            },
             mix: params.minimax_weight,
-            cpuct: params.cpuct,
             hybrid: params.leaf_depth >= 0,
             history: history.to_vec(),
         };
@@ -841,9 +840,6 @@ impl Tree {
             self.nodes[c].avail += 1;
         }
         let avail = self.nodes[range.start].avail;
-        if self.cpuct > 0.0 {
-            return self.select_by_puct(range, avail);
-        }
         let log_avail = (avail as f64).ln();
         let (c, mix) = (self.exploration, self.mix);
         let mut best = (range.start, f64::NEG_INFINITY);
@@ -917,40 +913,6 @@ impl Tree {
         let node = self.nodes[n].clone();
         self.nodes[n].visits += 1;
         node
-    }
-
-    /// [`Tree::select_by_value`] with PUCT's exploration term (as in
-    /// AlphaZero and Lc0): `cpuct · P · sqrt(avail) / (1 + n)`, the prior
-    /// `P` a softmax of the siblings' minimax values.
-    fn select_by_puct(&self, range: std::ops::Range<usize>, avail: u32) -> usize {
-        let top = range
-            .clone()
-            .map(|i| self.nodes[i].minimax)
-            .fold(f32::MIN, f32::max) as f64;
-        let weight = |i: usize| ((self.nodes[i].minimax as f64 - top) / PRIOR_TEMPERATURE).exp();
-        let total: f64 = range.clone().map(weight).sum();
-        let scale = self.cpuct * (avail as f64).sqrt() / total;
-        let mut best = (range.start, f64::NEG_INFINITY);
-        for i in range {
-            let node = &self.nodes[i];
-            let score = if node.proof == Proof::Loss {
-                -1.0
-            } else {
-                let minimax = node.minimax as f64;
-                let mean = if node.visits == 0 {
-                    minimax
-                } else {
-                    node.mean()
-                };
-                (1.0 - self.mix) * mean
-                    + self.mix * minimax
-                    + scale * weight(i) / (1.0 + node.visits as f64)
-            };
-            if score > best.1 {
-                best = (i, score);
-            }
-        }
-        best.0
     }
 
     /// Adds `outcome` to the nodes of `path`, whose visits the descent
@@ -1352,7 +1314,7 @@ mod tests {
             policy: Policy::Uniform,
             leaf_depth: -1,
             minimax_weight: 0.5,
-            cpuct: 0.0,
+            hybrid_exploration: 0.1,
         }
     }
 
@@ -1436,7 +1398,7 @@ mod tests {
     fn hybrid() -> Params {
         Params {
             leaf_depth: 0,
-            exploration: 0.3,
+            hybrid_exploration: 0.1,
             ..params()
         }
     }

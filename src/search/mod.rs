@@ -144,9 +144,10 @@ pub struct Params {
     /// How much `Player ismcts`, judging leaves by search, weighs a
     /// child's minimax value against its mean result in selection, 0 to 1.
     pub minimax_weight: f64,
-    /// Above 0, the hybrid search explores by PUCT with this constant and
-    /// priors from the children's values, instead of by UCB1.
-    pub cpuct: f64,
+    /// The UCB1 constant of `Player ismcts` when it judges leaves by
+    /// search (`leaf_depth` 0 and above), where `exploration` is for
+    /// playouts.
+    pub hybrid_exploration: f64,
 }
 
 /// What the search has learned of one root action.
