@@ -22,6 +22,8 @@ fn params(threads: usize, seed: u64) -> Params {
         hash_mib: 64,
         policy: Policy::Uniform,
         leaf_depth: 0,
+        minimax_weight: 0.5,
+        hybrid_exploration: 0.1,
     }
 }
 

@@ -92,6 +92,14 @@ pub fn cores() -> usize {
 /// The UCB1 constant at start-up: √2 is UCB1's own, for results in 0..1.
 const DEFAULT_EXPLORATION: f64 = 1.4;
 
+/// The UCB1 constant of the hybrid search (leaves judged by search): its
+/// values are evaluations, not random games, and want far less
+/// exploration than playouts' 1.4.
+const DEFAULT_HYBRID_EXPLORATION: f64 = 0.1;
+
+/// How much the hybrid search weighs minimax values against means.
+const DEFAULT_MINIMAX_WEIGHT: f64 = 0.5;
+
 /// The largest seed: 2^53 − 1, exact in every GUI's number type.
 const MAX_SEED: i64 = (1 << 53) - 1;
 
@@ -113,6 +121,22 @@ pub fn specs() -> Vec<OptionSpec> {
             name: "Exploration",
             kind: OptionKind::Real {
                 default: DEFAULT_EXPLORATION,
+                min: 0.0,
+                max: 100.0,
+            },
+        },
+        OptionSpec {
+            name: "MinimaxWeight",
+            kind: OptionKind::Real {
+                default: DEFAULT_MINIMAX_WEIGHT,
+                min: 0.0,
+                max: 1.0,
+            },
+        },
+        OptionSpec {
+            name: "HybridExploration",
+            kind: OptionKind::Real {
+                default: DEFAULT_HYBRID_EXPLORATION,
                 min: 0.0,
                 max: 100.0,
             },
@@ -169,6 +193,8 @@ impl Default for Options {
                 hash_mib: 1,
                 policy: Policy::Uniform,
                 leaf_depth: 0,
+                minimax_weight: 0.0,
+                hybrid_exploration: 0.0,
             },
             show_wdl: false,
             verbose_stats: false,
@@ -223,7 +249,11 @@ impl Options {
                         spec.name
                     ));
                 }
-                self.params.exploration = v;
+                match spec.name {
+                    "MinimaxWeight" => self.params.minimax_weight = v,
+                    "HybridExploration" => self.params.hybrid_exploration = v,
+                    _ => self.params.exploration = v,
+                }
             }
             OptionKind::Check { .. } => {
                 let v = match value.to_ascii_lowercase().as_str() {

@@ -142,6 +142,13 @@ pub struct Params {
     /// `Player ismcts` judges a new leaf by an alpha-beta search of this
     /// many plies and a quiescence; below 0, by a random playout.
     pub leaf_depth: i32,
+    /// How much `Player ismcts`, judging leaves by search, weighs a
+    /// child's minimax value against its mean result in selection, 0 to 1.
+    pub minimax_weight: f64,
+    /// The UCB1 constant of `Player ismcts` when it judges leaves by
+    /// search (`leaf_depth` 0 and above), where `exploration` is for
+    /// playouts.
+    pub hybrid_exploration: f64,
 }
 
 /// What the search has learned of one root action.
