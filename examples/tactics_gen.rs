@@ -237,18 +237,22 @@ const HEADER: &str = r#"# CHEX tactics suite: positions with a known best answer
 #               three turns; a step takes the enemy queen with a two-ply count
 #               of at least 6 (values P1 N3 B3 R5 Q9: what it takes less the
 #               most the opponent can take back, and the opponent then has no
-#               way to mate this turn), after which the opponent cannot force
-#               mate within three of its turns; every other step counts at
-#               most 3. Answers: those queen captures.
+#               way to mate this turn), after which the opponent can force
+#               neither mate nor a stalemate (a draw) within three of its
+#               turns; every other step counts at most 3; and after every
+#               other step, and every placement of
+#               every kind a draw brings, the opponent has a step that saves
+#               its queen (so it is not a trapped queen that could be taken
+#               later). Answers: those queen captures.
 #   king-safe   a drawn king (pending K) to place; some placements let the
 #               opponent mate for certain this turn; answers: the placements
 #               after which it has no way to mate this turn at all and cannot
-#               force mate within two of its turns.
+#               force mate within three of its turns.
 #   check-step  in check; the pile holds a kind that cannot be placed (a draw
 #               may lose at once); nothing of ours mates this turn, no forced
 #               mate within two turns; answers: the steps after which the
 #               opponent has no way to mate this turn and cannot force mate
-#               within two of its turns.
+#               within three of its turns.
 #   mate2       nothing mates in one; answers: every action after which, for
 #               every reply and every kind either side draws, a mate in one
 #               follows (a draw that brings an unplaceable tile to the

@@ -336,6 +336,88 @@ pub fn forces_mate(pos: &mut Position, turns: u32) -> bool {
         || draw_forces_mate(pos, turns)
 }
 
+/// The side to move cannot go on: no legal step, and every kind left in
+/// its pile (none when it is empty) has no legal placement. The game ends
+/// on this turn: checkmate in check, else stalemate.
+pub fn cannot_go_on(pos: &mut Position) -> bool {
+    if !steps(pos).is_empty() {
+        return false;
+    }
+    let pile = pos.pile(pos.side_to_move());
+    let stuck = pile.kinds().all(|k| placements(pos, k).is_empty());
+    stuck
+}
+
+/// The side to move can make sure that within `turns` of its turns the
+/// game ends and not in its loss (a stalemate of either side, or its
+/// mating the other), whatever the opponent does and whatever either side
+/// draws. Repetition and the fifty-move rule are not counted.
+pub fn forces_no_loss_end(pos: &mut Position, turns: u32) -> bool {
+    if turns == 0 {
+        return false;
+    }
+    let in_check = pos.in_check();
+    // An action of ours is good when the opponent then cannot go on (mated
+    // or stalemated), or, with turns to spare, when each of its replies
+    // leaves us a good action again.
+    let good_after = |pos: &mut Position| -> bool {
+        if cannot_go_on(pos) {
+            return true;
+        }
+        if turns == 1 {
+            return false;
+        }
+        for r in steps(pos) {
+            let undo = pos.make(r);
+            let ok = forces_no_loss_end(pos, turns - 1);
+            pos.unmake(r, undo);
+            if !ok {
+                return false;
+            }
+        }
+        let pile = pos.pile(pos.side_to_move());
+        for kind in pile.kinds() {
+            // A kind with no placement ends the game: mate or stalemate,
+            // both good for us.
+            for p in placements(pos, kind) {
+                let undo = pos.make(p);
+                let ok = forces_no_loss_end(pos, turns - 1);
+                pos.unmake(p, undo);
+                if !ok {
+                    return false;
+                }
+            }
+        }
+        true
+    };
+    let list = steps(pos);
+    let pile = pos.pile(pos.side_to_move());
+    if list.is_empty() && pile.is_empty() {
+        return !in_check; // stalemate, or checkmate
+    }
+    for m in list {
+        let undo = pos.make(m);
+        let ok = good_after(pos);
+        pos.unmake(m, undo);
+        if ok {
+            return true;
+        }
+    }
+    !pile.is_empty()
+        && pile.kinds().all(|k| {
+            let list = placements(pos, k);
+            if list.is_empty() {
+                return !in_check; // a drawn-tile stalemate, or mate
+            }
+            list.into_iter().any(|p| {
+                let undo = pos.make(p);
+                let ok = good_after(pos);
+                pos.unmake(p, undo);
+                ok
+            })
+        })
+}
+
 /// The answers that mate in two (or sooner) whatever the opponent does
 /// and whatever either side draws: the steps, and `@` when every kind
 /// left in our pile has a placement that does. Sorted.
@@ -401,7 +483,7 @@ pub const QUEEN_HOLD: u32 = 3;
 
 /// How many of its turns the opponent may not force mate in after a
 /// safe king placement or a safe step out of check.
-pub const SAFE_HOLD: u32 = 2;
+pub const SAFE_HOLD: u32 = 3;
 
 /// The moves of `list` after which the opponent [`holds`] for `turns`.
 fn holding(pos: &mut Position, list: &[Move], turns: u32) -> Vec<Move> {
@@ -427,34 +509,108 @@ fn tokens(moves: &[Move]) -> Option<Vec<String>> {
 /// this turn, some step captures the enemy queen with a two-ply count
 /// ([`two_ply`]) of at least [`QUEEN_WIN`] (the opponent can then take
 /// back at most a minor piece and cannot mate this turn) after which the
-/// opponent cannot force mate within [`QUEEN_HOLD`] turns either, and
+/// opponent can force neither mate nor a stalemate
+/// ([`forces_no_loss_end`]) within [`QUEEN_HOLD`] turns, and
 /// every other step counts at most [`QUEEN_OTHERS`]. (A draw counts at
-/// most 0: a placement captures nothing, and no kind of ours mates.) The
-/// answers are those queen captures; `None` when the position does not
-/// qualify.
+/// most 0: a placement captures nothing, and no kind of ours mates.) And
+/// the queen must be taken now: after every other step, and after every
+/// placement of every kind a draw may bring, the opponent has a step that
+/// saves its queen. The answers are those queen captures; `None` when the
+/// position does not qualify.
 pub fn win_queen_answers(pos: &mut Position) -> Option<Vec<String>> {
     if mate_threat(pos) {
         return None;
     }
     let mut captures = Vec::new();
     for mv in steps(pos) {
-        let takes_queen = matches!(mv, Move::Step { to, .. }
-            if pos.tile_at(to).is_some_and(|t| t.piece.kind == Kind::Queen));
         let count = two_ply(pos, mv);
-        if takes_queen && count.is_some_and(|c| c >= QUEEN_WIN) {
+        if takes_queen(pos, mv) && count.is_some_and(|c| c >= QUEEN_WIN) {
             captures.push(mv);
         } else if count.is_some_and(|c| c > QUEEN_OTHERS) {
             return None;
         }
     }
-    tokens(&holding(pos, &captures, QUEEN_HOLD))
+    // After the capture the opponent can neither mate nor force a draw
+    // (a stalemate) within QUEEN_HOLD of its turns.
+    let kept: Vec<Move> = holding(pos, &captures, QUEEN_HOLD)
+        .into_iter()
+        .filter(|&mv| {
+            let undo = pos.make(mv);
+            let draw = forces_no_loss_end(pos, QUEEN_HOLD);
+            pos.unmake(mv, undo);
+            !draw
+        })
+        .collect();
+    let answers = tokens(&kept)?;
+    // Not a trapped queen that could be taken later just as well: after
+    // every other step, and every placement of every kind a draw brings,
+    // the opponent has a step that saves its queen.
+    for mv in steps(pos) {
+        if captures.contains(&mv) {
+            continue;
+        }
+        let undo = pos.make(mv);
+        let saved = queen_escapes(pos);
+        pos.unmake(mv, undo);
+        if !saved {
+            return None;
+        }
+    }
+    let pile = pos.pile(pos.side_to_move());
+    for kind in pile.kinds() {
+        for p in placements(pos, kind) {
+            let undo = pos.make(p);
+            let saved = queen_escapes(pos);
+            pos.unmake(p, undo);
+            if !saved {
+                return None;
+            }
+        }
+    }
+    Some(answers)
+}
+
+/// `mv` takes the enemy queen.
+fn takes_queen(pos: &Position, mv: Move) -> bool {
+    matches!(mv, Move::Step { to, .. }
+        if pos.tile_at(to).is_some_and(|t| t.piece.kind == Kind::Queen))
+}
+
+/// The side to move wins the enemy queen by the plain count: a step takes
+/// it and the opponent can then take back at most a minor piece. (No
+/// mate is looked for: a cheap test.)
+fn can_win_queen(pos: &mut Position) -> bool {
+    steps(pos).into_iter().any(|mv| {
+        if !takes_queen(pos, mv) {
+            return false;
+        }
+        let undo = pos.make(mv);
+        let worst = steps(pos)
+            .into_iter()
+            .map(|r| captured(pos, r))
+            .max()
+            .unwrap_or(0);
+        pos.unmake(mv, undo);
+        value(Kind::Queen) - worst >= QUEEN_WIN
+    })
+}
+
+/// With the opponent to move: it has a step after which its queen can no
+/// longer be won ([`can_win_queen`]).
+fn queen_escapes(pos: &mut Position) -> bool {
+    steps(pos).into_iter().any(|r| {
+        let undo = pos.make(r);
+        let saved = !can_win_queen(pos);
+        pos.unmake(r, undo);
+        saved
+    })
 }
 
 /// A drawn king to place. A placement is *safe* when afterwards the
 /// opponent [`holds`] for [`SAFE_HOLD`] turns (no way at all to mate this
-/// turn, no forced mate in two), and *losing* when the opponent then
-/// mates for certain this turn (a mating step, or a draw that mates
-/// whatever comes). The position qualifies when both kinds of placement
+/// turn, no forced mate within three turns), and *losing* when the
+/// opponent then mates for certain this turn (a mating step, or a draw
+/// that mates whatever comes). The position qualifies when both kinds of placement
 /// exist; the answers are the safe ones. `pos` must have a king in the
 /// pile of the side to move.
 pub fn king_safe_answers(pos: &mut Position) -> Option<Vec<String>> {
