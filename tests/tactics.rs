@@ -1,0 +1,230 @@
+//! The tactics suite (`tests/data/tactics.txt`, found by
+//! `examples/tactics_gen.rs`): every line's answers are proven again here
+//! by brute force, so the data cannot rot as the rules core changes, and
+//! the easy part of it (mate in one, win the queen) is held to by the
+//! players at a fixed node count. `examples/tactics_run.rs` measures the
+//! solve rate of the whole suite at a given time.
+
+mod tactics_common;
+
+use chex::protocol::options::Options;
+use chex::rules::{Ending, GameEnd, Move, Position};
+use chex::search::{self, Limits, Params, Player};
+use std::collections::{BTreeMap, HashSet};
+use std::sync::atomic::AtomicBool;
+use tactics_common::{answers, Category, Entry, DRAW};
+
+const SUITE: &str = include_str!("data/tactics.txt");
+
+fn suite() -> Vec<Entry> {
+    Entry::parse_file(SUITE).unwrap()
+}
+
+#[test]
+fn the_suite_is_large_and_well_formed() {
+    let entries = suite();
+    assert!(entries.len() >= 100, "{} positions", entries.len());
+    let mut per: BTreeMap<Category, usize> = BTreeMap::new();
+    let mut ids = HashSet::new();
+    let mut positions = HashSet::new();
+    for e in &entries {
+        *per.entry(e.category).or_default() += 1;
+        assert!(ids.insert(e.id.clone()), "{} twice", e.id);
+        assert!(
+            positions.insert((e.pos.hash(), e.pending)),
+            "{}: the position of another line",
+            e.id
+        );
+        // Canonical: the line is written as the entry prints it, so the
+        // generator and the file agree on every field.
+        let line = SUITE
+            .lines()
+            .find(|l| l.starts_with(&format!("{} ;", e.id)))
+            .unwrap();
+        assert_eq!(line, e.to_string());
+        let mut sorted = e.answers.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted, e.answers, "{}: answers sorted, once each", e.id);
+    }
+    for category in Category::ALL {
+        let n = per.get(&category).copied().unwrap_or(0);
+        assert!(n >= 10, "{category}: {n} positions");
+    }
+}
+
+/// The heart of the suite: each line's answers are exactly what the
+/// definitions of its category give, worked out again over every move,
+/// reply and drawn kind.
+#[test]
+fn every_answer_set_is_proven_by_brute_force() {
+    for e in suite() {
+        let proven = answers(&e.pos, e.pending, e.category);
+        assert_eq!(
+            proven.as_ref(),
+            Some(&e.answers),
+            "{}: {} does not hold",
+            e.id,
+            e.category
+        );
+    }
+}
+
+/// The side to move is lost this turn, read through the rules core's own
+/// endings rather than the suite's definition: no legal move at all (no
+/// step, no placement of any kind in the pile), and every kind a draw can
+/// bring is a drawn-tile checkmate, or with an empty pile, checkmate.
+fn lost_by_the_rules_core(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    let pile = pos.pile(us);
+    let mate = Some(GameEnd {
+        winner: Some(us.opposite()),
+        ending: Ending::Checkmate,
+    });
+    pos.in_check()
+        && pos.legal_moves().is_empty()
+        && if pile.is_empty() {
+            pos.ending() == mate
+        } else {
+            pile.kinds().all(|k| {
+                pos.ending_after_draw(k)
+                    == Some(GameEnd {
+                        winner: Some(us.opposite()),
+                        ending: Ending::DrawnTileCheckmate(k),
+                    })
+            })
+        }
+}
+
+/// The mates in one, checked a second way: each answer ends the game by
+/// the rules core's endings, and for `@`, every kind left has a placement
+/// that does.
+#[test]
+fn mates_in_one_agree_with_the_rules_core() {
+    for e in suite() {
+        if !matches!(e.category, Category::Mate1Step | Category::Mate1Draw) {
+            continue;
+        }
+        let after = |mv: Move| {
+            let mut p = e.pos.clone();
+            p.make(mv);
+            lost_by_the_rules_core(&p)
+        };
+        for answer in &e.answers {
+            if answer == DRAW {
+                let pile = e.pos.pile(e.pos.side_to_move());
+                for kind in pile.kinds() {
+                    assert!(
+                        e.pos.legal_placements(kind).iter().any(|&m| after(m)),
+                        "{}: no mating {kind:?}",
+                        e.id
+                    );
+                }
+            } else {
+                let mv = e.pos.parse_move(answer).unwrap();
+                assert!(after(mv), "{}: {answer} does not mate", e.id);
+            }
+        }
+        // And no other step mates.
+        let mut steps = chex::rules::MoveList::new();
+        e.pos.clone().generate_steps(&mut steps);
+        let mating = steps.iter().filter(|&&m| after(m)).count();
+        let listed = e.answers.iter().filter(|a| *a != DRAW).count();
+        assert_eq!(mating, listed, "{}", e.id);
+    }
+}
+
+/// The engine's default options, one thread, a fixed seed.
+fn params(player: Player) -> Params {
+    Params {
+        threads: 1,
+        seed: 1,
+        player,
+        ..Options::default().params
+    }
+}
+
+/// The easy part's positions of `categories` that `player` misses within
+/// `nodes`, each with what it played.
+fn misses(player: Player, nodes: u64, categories: &[Category]) -> Vec<String> {
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let params = params(player);
+    let mut missed = Vec::new();
+    for e in suite() {
+        if !categories.contains(&e.category) {
+            continue;
+        }
+        let stop = AtomicBool::new(false);
+        let choice = search::search(
+            &e.pos,
+            e.pending,
+            &[e.pos.hash()],
+            &limits,
+            &params,
+            &stop,
+            &mut |_| {},
+        );
+        let played = choice.map_or("(none)".to_string(), |a| a.to_string());
+        if !e.answers.contains(&played) {
+            missed.push(format!("{} played {played}", e.id));
+        }
+    }
+    missed
+}
+
+#[test]
+fn alphabeta_solves_the_mates_in_one() {
+    let missed = misses(
+        Player::Alphabeta,
+        ALPHABETA_NODES,
+        &[Category::Mate1Step, Category::Mate1Draw],
+    );
+    assert!(missed.is_empty(), "missed: {missed:?}");
+}
+
+/// Not yet: alpha-beta wins 18 of the 20 queens. In win-queen-011 (at
+/// every count from 300 to 20,000 nodes) and win-queen-016 (from 1,000)
+/// it plays a quiet move instead. After the capture in 011 it scores the
+/// position a draw for the opponent, where brute force finds no forced
+/// mate or stalemate within three turns: most likely its search's own
+/// view of repetitions, or a draw beyond the suite's horizon.
+#[test]
+#[ignore = "alpha-beta declines two of the 20 queens (win-queen-011, -016)"]
+fn alphabeta_wins_the_queen() {
+    let missed = misses(Player::Alphabeta, ALPHABETA_NODES, &[Category::WinQueen]);
+    assert!(missed.is_empty(), "missed: {missed:?}");
+}
+
+/// Alpha-beta's nodes for the easy part: it solves every mate in one from
+/// 200 nodes on, so this leaves a margin.
+const ALPHABETA_NODES: u64 = 5_000;
+
+/// The default player's iterations for the easy part: it solves the mates
+/// by a step from 1,000 on and the queens from 500 on, so this leaves a
+/// margin.
+const ISMCTS_NODES: u64 = 5_000;
+
+#[test]
+fn ismcts_solves_mates_in_one_by_a_step_and_wins_the_queen() {
+    let missed = misses(
+        Player::Ismcts,
+        ISMCTS_NODES,
+        &[Category::Mate1Step, Category::WinQueen],
+    );
+    assert!(missed.is_empty(), "missed: {missed:?}");
+}
+
+/// Not yet: the default player misses about half the mates in one by
+/// drawing (solved at 500 iterations 2 of 20, at 1,000 4, at 5,000 and
+/// 20,000 12). Its chance node averages over the kinds before the mating
+/// placement of each is found (issue 23). Run with
+/// `cargo test --release --test tactics -- --ignored` to see which.
+#[test]
+#[ignore = "the default player misses about half the mates in one by drawing (issue 23)"]
+fn ismcts_solves_mates_in_one_by_drawing() {
+    let missed = misses(Player::Ismcts, ISMCTS_NODES, &[Category::Mate1Draw]);
+    assert!(missed.is_empty(), "missed: {missed:?}");
+}
