@@ -1377,6 +1377,21 @@ fn status_ongoing_just_before_the_endings() {
     e.quit();
 }
 
+/// Issue 24, item 1: a third occurrence across moved pawns' steps is a
+/// draw, though every pawn step resets the fifty-move clock.
+#[test]
+fn threefold_repetition_across_moved_pawn_steps() {
+    let mut e = Engine::with_options(&[("Threads", "1")]);
+    let start = "position fen K0,0/P1,0*/k2,0/r1,-1 w -/- 0 10 moves";
+    let walk = "1,0-1,1 1,-1-1,0 0,0-0,1 2,0-2,1 1,1-1,2 1,0-1,1 0,1-0,2 2,1-2,2";
+    e.expect_silent(&format!("{start} {walk}"));
+    assert_eq!(e.status(), "status repetition 1/2-1/2");
+    assert_eq!(e.moves_line(), "");
+    let r = e.go_checked("go nodes 100");
+    assert_eq!(r.best, "(none)");
+    e.quit();
+}
+
 /// Repetition reached from the start position: the two knights walk
 /// across the table, and the position after the placements comes back
 /// twice, moved (RULES.md section 6: up to translation).

@@ -125,6 +125,25 @@ impl Position {
         )
     }
 
+    /// True when `mv`, legal here, is a turn no later position can undo,
+    /// so that no position before it can occur again: a placement (the
+    /// pile shrinks), a capture (a tile leaves) or the first step of a
+    /// pawn (it becomes a moved pawn for good). A moved pawn's step is not
+    /// one: the whole group stepping the same way gives the same position
+    /// up to translation (RULES.md section 6). The fifty-move count keeps
+    /// its own rule, in which every pawn step resets it.
+    pub fn cuts_repetition(&self, mv: Move) -> bool {
+        match mv {
+            Move::Place { .. } => true,
+            Move::Step { from, to } => {
+                self.tile_at(to).is_some()
+                    || self
+                        .tile_at(from)
+                        .is_some_and(|t| t.piece.kind == Kind::Pawn && !t.moved)
+            }
+        }
+    }
+
     /// A loss for the side to move by `mate` when it is in check, else a
     /// draw by `stalemate`.
     fn loss_in_check(&self, mate: Ending, stalemate: Ending) -> GameEnd {
@@ -149,6 +168,9 @@ pub struct Game {
     position: Position,
     moves: Vec<Move>,
     keys: Vec<u64>,
+    /// The index in `keys` of the position after the last turn that cut
+    /// repetition (see [`Position::cuts_repetition`]), or of the start.
+    since: usize,
 }
 
 impl Game {
@@ -159,6 +181,7 @@ impl Game {
             position,
             moves: Vec::new(),
             keys,
+            since: 0,
         }
     }
 
@@ -178,14 +201,19 @@ impl Game {
         if !self.position.is_legal(mv) {
             return Err(mv);
         }
+        let cut = self.position.cuts_repetition(mv);
         self.position.make(mv);
         self.moves.push(mv);
+        if cut {
+            self.since = self.keys.len();
+        }
         self.keys.push(self.position.hash());
         Ok(())
     }
 
     /// How many times the current position has occurred, this time
-    /// included. Only positions since the last irreversible turn can match.
+    /// included. Only positions since the last turn that cut repetition
+    /// can match.
     pub fn occurrences(&self) -> usize {
         let now = self.position.hash();
         self.recent_keys().iter().filter(|&&k| k == now).count()
@@ -194,9 +222,13 @@ impl Game {
     /// The keys of the positions a repetition can still match: those since
     /// the last irreversible turn, the current one last. A search needs
     /// them to see a repetition that began before its root.
+    ///
+    /// Irreversible here means a placement, a capture or an unmoved pawn's
+    /// first step ([`Position::cuts_repetition`]), not the halfmove clock's
+    /// reset: a moved pawn's step resets the clock but can be undone by
+    /// the group stepping after it.
     pub fn recent_keys(&self) -> &[u64] {
-        let window = (self.position.halfmove_clock() as usize + 1).min(self.keys.len());
-        &self.keys[self.keys.len() - window..]
+        &self.keys[self.since..]
     }
 
     /// How the game has ended, if it has: threefold repetition, then the
