@@ -3,7 +3,9 @@
 //! The runner owns the deal: an engine that answers `bestmove @` is shown
 //! the drawn tile as `N@` at the end of the move list and asked again.
 //! Both answers of such a turn are timed on the mover's clock; the
-//! increment is added once per turn, after the placement.
+//! increment is added once per turn, after the placement. Before each
+//! request the engine must answer `isready`, so that a stale line (a
+//! second `bestmove`) is never taken for the answer.
 
 use super::engine::{EngineFailure, EngineProcess};
 use crate::referee::{GameRecord, Played, Referee, Side};
@@ -185,6 +187,11 @@ fn ask(
     allowed_ms: Option<u64>,
     judging: Judging,
 ) -> Result<(String, u64), Forfeit> {
+    // Idle first: whatever it printed since its last answer is dropped,
+    // a second `bestmove` included. The clock starts after `readyok`.
+    engine
+        .ready()
+        .map_err(|e| failure(e, "to isready before its turn"))?;
     let sent = engine.send(position).and_then(|()| engine.send(go));
     sent.map_err(|e| failure(e, "when asked to move"))?;
     let start = Instant::now();
