@@ -1392,6 +1392,36 @@ fn threefold_repetition_across_moved_pawn_steps() {
     e.quit();
 }
 
+/// Issue 24, item 8: Black's move at fullmove 1000000000 would make a
+/// position whose string `position fen` refuses (the counters hold at
+/// most 1000000000), so it is refused itself, with the reason; the engine
+/// keeps its last good position, and what `d` writes it takes back.
+#[test]
+fn the_fullmove_number_never_passes_what_a_position_string_holds() {
+    let mut e = Engine::start();
+    let start = "K0,0/k1,2/q1,1 b -/- 0 1000000000";
+    e.expect_silent(&format!("position fen {start}"));
+    let msg = e.expect_error(&format!("position fen {start} moves 1,2-2,2"));
+    assert!(msg.contains("move 1 '1,2-2,2'"), "{msg}");
+    assert!(msg.contains("1000000000"), "{msg}");
+    for setup in [
+        format!("position fen {start}"),
+        // White's turn at the limit leaves the number as it is.
+        "position fen K0,0/k1,2/q1,1 w -/- 0 1000000000 moves 0,0-1,0".to_string(),
+    ] {
+        e.expect_silent(&setup);
+        let d = e.command("d");
+        let written = d
+            .iter()
+            .find_map(|l| l.strip_prefix("Position: "))
+            .unwrap_or_else(|| panic!("no position in {d:?}"))
+            .to_string();
+        assert!(written.ends_with(" 1000000000"), "{written}");
+        e.expect_silent(&format!("position fen {written}"));
+    }
+    e.quit();
+}
+
 /// Repetition reached from the start position: the two knights walk
 /// across the table, and the position after the placements comes back
 /// twice, moved (RULES.md section 6: up to translation).

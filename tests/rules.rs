@@ -801,6 +801,28 @@ fn fifty_move_rule_and_clock_resets() {
     }
 }
 
+/// A game never goes past the counters a position string holds (issue
+/// 24, item 8): Black's move at fullmove 1000000000, or a quiet move at
+/// halfmove 1000000000, is refused and changes nothing; a move that
+/// resets the clock is not.
+#[test]
+fn game_counters_stay_within_the_notation() {
+    let mut game = Game::new(pos("K0,0/k1,2/q1,1 b -/- 0 1000000000"));
+    let mv = step(1, 2, 2, 2);
+    assert_legal(game.position(), mv);
+    assert!(game.counters_overflow(mv));
+    assert_eq!(game.play(mv), Err(mv));
+    assert_eq!(game.moves().len(), 0);
+    assert_eq!(
+        game.position().to_string(),
+        "k1,2/q1,1/K0,0 b -/- 0 1000000000"
+    );
+    let mut game = Game::new(pos("n0,1/b2,1/N0,0/P1,0 w K/k 1000000000 80"));
+    assert_eq!(game.play(step(0, 0, 1, 2)), Err(step(0, 0, 1, 2)));
+    assert_eq!(game.play(step(1, 0, 1, 1)), Ok(()));
+    assert_eq!(game.position().halfmove_clock(), 0);
+}
+
 /// The fullmove number starts at 1 and grows after each Black turn.
 #[test]
 fn fullmove_grows_after_black() {

@@ -3,6 +3,7 @@
 
 use super::movegen::MoveList;
 use super::moves::Move;
+use super::notation::MAX_COUNTER;
 use super::piece::{Colour, Kind};
 use super::position::Position;
 use std::fmt;
@@ -196,9 +197,12 @@ impl Game {
     }
 
     /// Plays `mv` after checking that it is legal; an illegal move changes
-    /// nothing.
+    /// nothing. A move that would take the fullmove number or the halfmove
+    /// clock past [`MAX_COUNTER`] is refused too (see
+    /// [`Game::counters_overflow`]): the position after it could not be
+    /// written as a position string the notation accepts.
     pub fn play(&mut self, mv: Move) -> Result<(), Move> {
-        if !self.position.is_legal(mv) {
+        if !self.position.is_legal(mv) || self.counters_overflow(mv) {
             return Err(mv);
         }
         let cut = self.position.cuts_repetition(mv);
@@ -209,6 +213,31 @@ impl Game {
         }
         self.keys.push(self.position.hash());
         Ok(())
+    }
+
+    /// True when `mv` would take the fullmove number or the halfmove
+    /// clock past [`MAX_COUNTER`], the largest a position string holds.
+    /// Only a game set up with counters near it gets there.
+    pub fn counters_overflow(&self, mv: Move) -> bool {
+        let pos = &self.position;
+        let black = pos.side_to_move() == Colour::Black;
+        let fullmove = pos.fullmove_number() as u64 + black as u64;
+        // As `make` counts: a placement, a capture or a pawn step resets.
+        let resets = match mv {
+            Move::Place { .. } => true,
+            Move::Step { from, to } => {
+                pos.tile_at(to).is_some()
+                    || pos
+                        .tile_at(from)
+                        .is_some_and(|t| t.piece.kind == Kind::Pawn)
+            }
+        };
+        let halfmove = if resets {
+            0
+        } else {
+            pos.halfmove_clock() as u64 + 1
+        };
+        fullmove > MAX_COUNTER as u64 || halfmove > MAX_COUNTER as u64
     }
 
     /// How many times the current position has occurred, this time
