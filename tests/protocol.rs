@@ -1422,6 +1422,28 @@ fn the_fullmove_number_never_passes_what_a_position_string_holds() {
     e.quit();
 }
 
+/// Issue 24, item 9: a `Hash` larger than the memory available is one
+/// error line and changes nothing (the search still runs).
+#[test]
+fn hash_beyond_the_memory_available_is_refused() {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap();
+    let available_kib: u64 = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    let mut e = Engine::start();
+    if available_kib / 1024 < 65536 {
+        let msg = e.expect_error("setoption name Hash value 65536");
+        assert!(msg.contains("memory available"), "{msg}");
+    }
+    e.expect_silent("setoption name Hash value 1");
+    e.expect_silent("position startpos moves Q@0,0 n@1,1");
+    let r = e.go_checked("go nodes 50");
+    assert_ne!(r.best, "(none)");
+    e.quit();
+}
+
 /// Repetition reached from the start position: the two knights walk
 /// across the table, and the position after the placements comes back
 /// twice, moved (RULES.md section 6: up to translation).
