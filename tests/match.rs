@@ -670,11 +670,13 @@ fn engines_are_told_quit_and_their_children_end_with_them() {
     assert!(output.status.success());
     let log = std::fs::read_to_string(&pids).unwrap();
     let children: Vec<&str> = log.lines().filter(|l| *l != "quit").collect();
-    let alive: Vec<&str> = children
-        .iter()
-        .copied()
-        .filter(|pid| !matches!(process_state(pid), None | Some('Z' | 'X')))
-        .collect();
+    // A killed process may take a moment to be scheduled and die.
+    let running = |pid: &&str| !matches!(process_state(pid), None | Some('Z' | 'X'));
+    let waited = std::time::Instant::now();
+    while children.iter().any(running) && waited.elapsed().as_secs() < 2 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let alive: Vec<&str> = children.iter().copied().filter(running).collect();
     for pid in &alive {
         let _ = Command::new("kill").arg(pid).status();
     }
@@ -830,4 +832,29 @@ fn tools_match_runs_the_binary_cargo_built() {
         .unwrap();
     let said = String::from_utf8_lossy(&output.stdout);
     assert_eq!(said.trim(), "stand-in chex match --nodes 5");
+}
+
+/// Item 16: each answer of a draw turn has its own time. White thinks
+/// 600 ms over `@` and places at once; Black draws at once and thinks
+/// 600 ms over its placement (refused: 9,9 is off the table).
+#[test]
+fn each_answer_of_a_draw_turn_is_timed_apart() {
+    let run = scripted(
+        "answers",
+        &["SLEEP:600:@", "*@0,0", "@", "SLEEP:600:*@9,9"],
+        &["--games", "1", "--nodes", "5"],
+    );
+    let r = run.game(1);
+    assert_eq!((r.result.as_str(), r.ending.as_str()), ("1-0", "illegal"));
+    assert_eq!(r.answers_ms.len(), r.moves.len(), "{r:?}");
+    let [white, black] = &r.answers_ms[..] else {
+        panic!("{r:?}")
+    };
+    assert_eq!(white.len(), 2, "{r:?}");
+    assert!(white[0] >= 600 && white[1] < white[0], "{white:?}");
+    assert_eq!(black.len(), 2, "{r:?}");
+    assert!(black[1] >= 600 && black[0] < black[1], "{black:?}");
+    let sums: Vec<u64> = r.answers_ms.iter().map(|a| a.iter().sum()).collect();
+    assert_eq!(sums, r.times_ms);
+    replays(r);
 }
