@@ -550,3 +550,42 @@ fn slow_and_idle_connections_are_closed() {
     assert!(got > 0);
     assert_eq!(gui.get("/api/state").status, 200);
 }
+
+/// Issue 24, item 14 (the server's part): each side's clock, and the
+/// answer times in a saved game. White takes 400 ms to draw and 300 ms
+/// to place; Black answers at once.
+#[test]
+fn clocks_run_and_a_saved_game_has_its_move_times() {
+    let gui = Gui::start(&["--seed", "11"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":11}"#);
+    std::thread::sleep(Duration::from_millis(400));
+    let state = gui.ok("/api/move", r#"{"token":"@"}"#);
+    std::thread::sleep(Duration::from_millis(300));
+    let placement = legal(&state)[0].clone();
+    let state = gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
+    let white = state["clocks_ms"][0].as_u64().unwrap();
+    assert!(white >= 700, "{state}");
+    assert!(state["clocks_ms"][1].as_u64().unwrap() < 700, "{state}");
+    assert!(state["thinking_ms"].as_u64().is_some(), "{state}");
+    let state = gui.ok("/api/move", r#"{"token":"@"}"#);
+    let placement = legal(&state)[0].clone();
+    gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
+    let record = gui.get("/api/record").json();
+    let answers = record["answers_ms"].as_array().unwrap();
+    let times = record["times_ms"].as_array().unwrap();
+    assert_eq!(answers.len(), 2, "{record}");
+    assert_eq!(times.len(), 2, "{record}");
+    let first: Vec<u64> = answers[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_u64().unwrap())
+        .collect();
+    assert_eq!(first.len(), 2, "{record}");
+    assert!(first[0] >= 400 && first[1] >= 300, "{first:?}");
+    assert_eq!(times[0].as_u64(), Some(first.iter().sum()));
+    // The record loads back with its times.
+    let line = serde_json::to_string(&record).unwrap();
+    let loaded = gui.ok("/api/load", &line);
+    assert_eq!(loaded["clocks_ms"][0].as_u64(), Some(first.iter().sum()));
+}

@@ -537,7 +537,7 @@ async fn drive_engine(shared: Arc<Shared>) {
                     match state.referee.play(&token) {
                         Ok(_) => {
                             failures = 0;
-                            state.record_mover(true);
+                            state.played(true);
                             state.engine.last_move = Some(token);
                             state.engine.status = "ready".into();
                             shared.publish(&mut state);
