@@ -164,7 +164,9 @@ function placeWorld() {
   // Room for the rank labels on the left, and as much on the right, so
   // that the group sits in the middle.
   const w = (x1 - x0 + 3) * CELL, h = (y1 - y0 + 3) * CELL;
-  const fit = Math.min(1.5, board.clientWidth / w, board.clientHeight / h);
+  // Squares never below 24 px at the person's zoom 1: a wide group on a
+  // small screen is panned rather than shrunk out of reach.
+  const fit = Math.max(24 / CELL, Math.min(1.5, board.clientWidth / w, board.clientHeight / h));
   const z = fit * zoom;
   const cx = (x0 + x1 + 1) / 2 * CELL;
   const cy = (-y1 - y0 + 1) / 2 * CELL;
