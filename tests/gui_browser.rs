@@ -509,3 +509,74 @@ fn a_person_plays_an_opening_by_clicks_and_the_page_matches_the_engine() {
     assert_eq!(moves(&state).len(), played.len() + 1);
     assert_eq!(state["human_turn"], true);
 }
+
+/// Issue 24, item 12: the page fits narrow and short windows. At 390×844
+/// (a phone) the table takes the width and the panel goes under it, its
+/// squares at least 24 px; at 1280×657 and 1280×800 nothing scrolls
+/// sideways, the pile counts included.
+#[test]
+fn the_page_fits_a_phone_and_a_short_laptop_window() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "1", "--movetime", "100"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":5}"#);
+    for _ in 0..6 {
+        let state = gui.ok("/api/move", r#"{"token":"@"}"#);
+        let placement = legal(&state)[0].clone();
+        gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
+    }
+    let browser = Browser::start();
+    let measure = |width: u32, height: u32| -> Value {
+        browser.session(
+            "POST",
+            "/window/rect",
+            Some(json!({ "width": width, "height": height })),
+        );
+        browser.go(&gui.url());
+        browser.wait(
+            "the page",
+            "return document.querySelectorAll('#world .tile').length === 6;",
+        );
+        browser.read(
+            "const r = (s) => document.querySelector(s).getBoundingClientRect();
+             const sq = document.querySelector('#world .sq').getBoundingClientRect();
+             const aside = document.querySelector('aside');
+             const piles = [...document.querySelectorAll('.pile')];
+             return {
+               inner: window.innerWidth,
+               page: document.documentElement.scrollWidth,
+               board: r('#board').width, boardBottom: r('#board').bottom,
+               asideTop: r('aside').top, square: sq.width,
+               asideOver: aside.scrollWidth - aside.clientWidth,
+               pileOver: Math.max(...piles.map(p => p.scrollWidth - p.clientWidth)),
+             };",
+        )
+    };
+    let phone = measure(390, 844);
+    let shot = screenshot_dir().join("chex-gui-phone.png");
+    browser.screenshot(&shot);
+    eprintln!("screenshot at 390×844: {}", shot.display());
+    let inner = phone["inner"].as_f64().unwrap();
+    assert!(phone["board"].as_f64().unwrap() >= inner - 2.0, "{phone}");
+    assert!(phone["square"].as_f64().unwrap() >= 24.0, "{phone}");
+    assert!(
+        phone["asideTop"].as_f64().unwrap() >= phone["boardBottom"].as_f64().unwrap() - 1.0,
+        "the panel is not under the table: {phone}"
+    );
+    assert!(phone["page"].as_f64().unwrap() <= inner, "{phone}");
+    for (w, h) in [(1280, 657), (1280, 800)] {
+        let laptop = measure(w, h);
+        let inner = laptop["inner"].as_f64().unwrap();
+        assert!(
+            laptop["page"].as_f64().unwrap() <= inner,
+            "{w}×{h}: {laptop}"
+        );
+        assert!(
+            laptop["asideOver"].as_f64().unwrap() <= 0.0,
+            "{w}×{h}: {laptop}"
+        );
+        assert!(
+            laptop["pileOver"].as_f64().unwrap() <= 0.0,
+            "{w}×{h}: {laptop}"
+        );
+    }
+}

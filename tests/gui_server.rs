@@ -403,3 +403,189 @@ fn an_engine_that_always_fails_is_paused_until_the_person_acts() {
     });
     assert!(moves(&state).is_empty());
 }
+
+/// Sends `head` (request line and headers, without the blank line), a
+/// blank line and `body` on a fresh connection, and reads the answer's
+/// status and body.
+fn exchange(gui: &Gui, head: &str, body: &[u8]) -> (u16, String) {
+    let mut stream = TcpStream::connect(&gui.addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    stream
+        .write_all(format!("{head}\r\nConnection: close\r\n\r\n").as_bytes())
+        .unwrap();
+    stream.write_all(body).unwrap();
+    let mut text = String::new();
+    let _ = std::io::Read::read_to_string(&mut stream, &mut text);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {text:?}"));
+    (status, body.to_string())
+}
+
+/// Issue 24, item 10: a change sent from another site's page (its
+/// `Origin` names it) is refused with 403 and one line, and changes
+/// nothing; one from this server's own page is taken.
+#[test]
+fn a_foreign_origin_is_refused() {
+    let gui = Gui::start(&["--seed", "11", "--movetime", "100"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":11}"#);
+    let before = game_of(&gui.state());
+    let body = br#"{"token":"@"}"#;
+    let post = |origin: &str| {
+        let head = format!(
+            "POST /api/move HTTP/1.1\r\nHost: {}\r\nOrigin: {origin}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}",
+            gui.addr,
+            body.len()
+        );
+        exchange(&gui, &head, body)
+    };
+    for origin in ["http://evil.example", "null", "https://127.0.0.1:1"] {
+        let (status, text) = post(origin);
+        assert_eq!(status, 403, "{origin}: {text}");
+        assert!(
+            text.starts_with("error: ") && text.trim_end().lines().count() == 1,
+            "{text:?}"
+        );
+        assert_eq!(game_of(&gui.state()), before, "{origin} changed the game");
+    }
+    let (status, text) = post(&format!("http://{}", gui.addr));
+    assert_eq!(status, 200, "{text}");
+    assert_ne!(game_of(&gui.state()), before);
+}
+
+/// Issue 24, item 13: a body over the limit gets 413 and the server's one
+/// line, not axum's text; `/favicon.ico` is no error, and the page names
+/// its (empty) icon so the browser need not ask.
+#[test]
+fn an_oversized_body_gets_one_line_and_the_icon_is_no_error() {
+    let gui = Gui::start(&["--seed", "11", "--movetime", "100"]);
+    let head = format!(
+        "POST /api/load HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+         Content-Length: 3000000",
+        gui.addr
+    );
+    let (status, text) = exchange(&gui, &head, b"");
+    assert_eq!(status, 413, "{text}");
+    assert_eq!(
+        text,
+        "error: the request body is larger than 2097152 bytes\n"
+    );
+    let icon = gui.get("/favicon.ico");
+    assert_eq!(icon.status, 204, "{}", icon.body);
+    assert!(gui.get("/").body.contains(r#"rel="icon""#));
+}
+
+/// Issue 24, item 11: connections that send nothing, half a header, or
+/// less body than their `Content-Length` are closed after the idle time
+/// (1 s here), while an event stream stays open on its keep-alive
+/// comments and the page keeps answering.
+#[test]
+fn slow_and_idle_connections_are_closed() {
+    let gui = Gui::start(&["--seed", "11", "--idle-timeout", "1"]);
+    let half_sent = [
+        String::new(),
+        "GET /api/state HTTP/1.1\r\nHo".to_string(),
+        format!(
+            "POST /api/load HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+             Content-Length: 100\r\n\r\n{{\"a\":",
+            gui.addr
+        ),
+    ];
+    let mut events = TcpStream::connect(&gui.addr).unwrap();
+    events
+        .write_all(format!("GET /api/events HTTP/1.1\r\nHost: {}\r\n\r\n", gui.addr).as_bytes())
+        .unwrap();
+    let start = std::time::Instant::now();
+    let mut streams: Vec<TcpStream> = half_sent
+        .iter()
+        .map(|sent| {
+            let mut s = TcpStream::connect(&gui.addr).unwrap();
+            s.write_all(sent.as_bytes()).unwrap();
+            s.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+            s
+        })
+        .collect();
+    for (stream, sent) in streams.iter_mut().zip(&half_sent) {
+        let mut buf = [0u8; 256];
+        let closed = match std::io::Read::read(stream, &mut buf) {
+            Ok(0) => true,
+            Ok(_) => {
+                // An answer (408 or the like) is fine if the close follows.
+                matches!(std::io::Read::read(stream, &mut buf), Ok(0) | Err(_))
+            }
+            Err(e) => !matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ),
+        };
+        assert!(closed, "still open after {:?}: {sent:?}", start.elapsed());
+    }
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+    // The event stream lived through it: it still delivers bytes.
+    events
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut reader = BufReader::new(events);
+    let mut got = 0;
+    let until = std::time::Instant::now() + Duration::from_secs(3);
+    while std::time::Instant::now() < until {
+        let mut line = String::new();
+        match reader.read_line(&mut line) {
+            Ok(0) => panic!("the event stream was closed"),
+            Ok(n) => got += n,
+            Err(e) => panic!("the event stream failed: {e}"),
+        }
+    }
+    assert!(got > 0);
+    assert_eq!(gui.get("/api/state").status, 200);
+}
+
+/// Issue 24, item 14 (the server's part): each side's clock, and the
+/// answer times in a saved game. White takes 400 ms to draw and 300 ms
+/// to place; Black answers at once.
+#[test]
+fn clocks_run_and_a_saved_game_has_its_move_times() {
+    let gui = Gui::start(&["--seed", "11"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":11}"#);
+    std::thread::sleep(Duration::from_millis(400));
+    let state = gui.ok("/api/move", r#"{"token":"@"}"#);
+    std::thread::sleep(Duration::from_millis(300));
+    let placement = legal(&state)[0].clone();
+    let state = gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
+    let white = state["clocks_ms"][0].as_u64().unwrap();
+    assert!(white >= 700, "{state}");
+    assert!(state["clocks_ms"][1].as_u64().unwrap() < 700, "{state}");
+    assert!(state["thinking_ms"].as_u64().is_some(), "{state}");
+    let state = gui.ok("/api/move", r#"{"token":"@"}"#);
+    let placement = legal(&state)[0].clone();
+    gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
+    let record = gui.get("/api/record").json();
+    let answers = record["answers_ms"].as_array().unwrap();
+    let times = record["times_ms"].as_array().unwrap();
+    assert_eq!(answers.len(), 2, "{record}");
+    assert_eq!(times.len(), 2, "{record}");
+    let first: Vec<u64> = answers[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_u64().unwrap())
+        .collect();
+    assert_eq!(first.len(), 2, "{record}");
+    assert!(first[0] >= 400 && first[1] >= 300, "{first:?}");
+    assert_eq!(times[0].as_u64(), Some(first.iter().sum()));
+    // The record loads back with its times.
+    let line = serde_json::to_string(&record).unwrap();
+    let loaded = gui.ok("/api/load", &line);
+    assert_eq!(loaded["clocks_ms"][0].as_u64(), Some(first.iter().sum()));
+}

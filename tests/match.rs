@@ -602,3 +602,259 @@ fn a_short_real_match_against_the_random_player_replays() {
     assert_eq!(text.matches("[Game \"").count(), 4);
     assert_eq!(text.matches("[Deal \"").count(), 4);
 }
+
+// ---------------------------------------------------------------------
+// Issue 24: the runner under engines that misbehave, and torn records
+// ---------------------------------------------------------------------
+
+/// Item 3: an engine that prints each `bestmove` twice. The copy must
+/// not be taken as the answer to the next request: each game goes on
+/// to Black's illegal placement, and no one forfeits for a stale `@`.
+#[test]
+fn a_second_bestmove_is_not_taken_for_the_next_answer() {
+    let run = scripted(
+        "twice",
+        &["TWICE:@", "TWICE:*@0,0", "TWICE:@", "*@9,9"],
+        &["--games", "2", "--nodes", "5"],
+    );
+    for n in 1..=2 {
+        let r = run.game(n);
+        assert_eq!((r.result.as_str(), r.ending.as_str()), ("1-0", "illegal"));
+        assert!(r.reason.contains("@9,9"), "game {n}: {}", r.reason);
+        replays(r);
+    }
+}
+
+/// Item 6: any shell command is an engine command, compound ones too.
+#[test]
+fn a_compound_shell_command_is_an_engine() {
+    let dir = std::env::temp_dir();
+    let engine = format!(
+        "cd '{}' && {}",
+        dir.display(),
+        fake(&["@", "*@0,0", "@", "*@9,9"])
+    );
+    let out = temp("compound");
+    let args = ["--engine1", &engine, "--engine2", &engine];
+    let run = run_to(
+        &out,
+        &[&args[..], &["--games", "1", "--nodes", "5"]].concat(),
+    );
+    assert!(run.output.status.success(), "stderr:\n{}", run.stderr());
+    let r = run.game(1);
+    assert_eq!((r.result.as_str(), r.ending.as_str()), ("1-0", "illegal"));
+}
+
+/// The state of process `pid` from /proc (`R`, `S`, `Z`…), or `None`
+/// when it is gone.
+fn process_state(pid: &str) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit(") ").next()?.chars().next()
+}
+
+/// Item 4: at the end of a match each engine is told `quit`, and what it
+/// started is killed with it: the fake engine's child process (a long
+/// sleep) must not outlive the match.
+#[test]
+fn engines_are_told_quit_and_their_children_end_with_them() {
+    let pids = temp("children");
+    let engine = fake(&["@", "*@0,0", "@", "*@9,9"]);
+    let out = temp("children-out");
+    let output = Command::new(BIN)
+        .args(["match", "--engine1", &engine, "--engine2", &engine])
+        .args(["--games", "2", "--nodes", "5", "--out"])
+        .arg(&out)
+        .env("FAKE_CHILD_PIDS", &pids)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let log = std::fs::read_to_string(&pids).unwrap();
+    let children: Vec<&str> = log.lines().filter(|l| *l != "quit").collect();
+    // A killed process may take a moment to be scheduled and die.
+    let running = |pid: &&str| !matches!(process_state(pid), None | Some('Z' | 'X'));
+    let waited = std::time::Instant::now();
+    while children.iter().any(running) && waited.elapsed().as_secs() < 2 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let alive: Vec<&str> = children.iter().copied().filter(running).collect();
+    for pid in &alive {
+        let _ = Command::new("kill").arg(pid).status();
+    }
+    assert_eq!(children.len(), 2, "{log}");
+    assert!(alive.is_empty(), "children still running: {alive:?}");
+    assert_eq!(log.lines().filter(|l| *l == "quit").count(), 2, "{log}");
+}
+
+/// Item 2: an engine that writes 100 MB of `info` lines while the runner
+/// waits on the other engine (which thinks 1.5 s) must not grow the
+/// runner's memory; in game 2 the runner reads through that backlog
+/// before asking it again.
+#[test]
+fn an_engine_flooding_its_output_does_not_fill_the_runners_memory() {
+    let engine = fake(&["@", "FLOOD:100000000:*@0,0", "SLEEP:1500:@", "*@9,9"]);
+    let out = temp("flood");
+    let mut child = Command::new(BIN)
+        .args(["match", "--engine1", &engine, "--engine2", &engine])
+        .args(["--games", "2", "--nodes", "5", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0u64;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        let status = std::fs::read_to_string(&status_file).unwrap_or_default();
+        let hwm = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok());
+        peak_kib = peak_kib.max(hwm.unwrap_or(0));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success());
+    let text = std::fs::read_to_string(&out).unwrap();
+    let records: Vec<GameRecord> = text
+        .lines()
+        .map(|l| GameRecord::from_json_line(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        assert_eq!((r.result.as_str(), r.ending.as_str()), ("1-0", "illegal"));
+    }
+    assert!(peak_kib > 0, "no memory reading");
+    assert!(
+        peak_kib < 48 * 1024,
+        "the runner peaked at {} MiB",
+        peak_kib / 1024
+    );
+}
+
+/// Item 5: a record torn before its newline. A whole last record without
+/// its newline gets it back; a cut-off last line is dropped with a
+/// warning and its game played again; nothing complete is lost, and the
+/// next `--resume` reads the file.
+#[test]
+fn resume_repairs_or_drops_a_torn_last_line() {
+    let (one, two) = one_sided();
+    let out = temp("torn");
+    let args = |games: &'static str| {
+        vec![
+            "--engine1".to_string(),
+            one.clone(),
+            "--engine2".to_string(),
+            two.clone(),
+            "--start".to_string(),
+            MATE.to_string(),
+            "--nodes".to_string(),
+            "5".to_string(),
+            "--games".to_string(),
+            games.to_string(),
+            "--resume".to_string(),
+        ]
+    };
+    let run = |games| {
+        let a = args(games);
+        run_to(&out, &a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let first = run("2");
+    assert_eq!(first.records.len(), 2);
+    let text = std::fs::read_to_string(&out).unwrap();
+
+    // The newline of record 2 is missing.
+    std::fs::write(&out, text.trim_end()).unwrap();
+    let repaired = run("3");
+    assert!(repaired.output.status.success(), "{}", repaired.stderr());
+    assert!(
+        repaired.stderr().contains("no newline"),
+        "{}",
+        repaired.stderr()
+    );
+    let games: Vec<u64> = repaired.records.iter().map(|r| r.game).collect();
+    assert_eq!(games, [1, 2, 3]);
+    assert_eq!(repaired.lines, 3);
+    assert_eq!(repaired.records[..2], first.records[..]);
+
+    // Record 3 cut in the middle: dropped, game 3 played again.
+    let text = std::fs::read_to_string(&out).unwrap();
+    let cut = text.len() - text.lines().last().unwrap().len() / 2 - 1;
+    std::fs::write(&out, &text[..cut]).unwrap();
+    let dropped = run("4");
+    assert!(dropped.output.status.success(), "{}", dropped.stderr());
+    assert!(dropped.stderr().contains("dropped"), "{}", dropped.stderr());
+    let games: Vec<u64> = dropped.records.iter().map(|r| r.game).collect();
+    assert_eq!(games, [1, 2, 3, 4]);
+    assert_eq!(dropped.lines, 4);
+    assert_eq!(dropped.records[..3], repaired.records[..]);
+
+    // A complete file resumes without a word.
+    let again = run("4");
+    assert!(again.output.status.success(), "{}", again.stderr());
+    assert!(!again.stderr().contains("warning"), "{}", again.stderr());
+    assert_eq!(again.records.len(), 4);
+}
+
+/// Item 7: `tools/match` runs the binary where cargo built it, in
+/// `CARGO_TARGET_DIR` when that is set, not in `target/`. A stand-in
+/// `cargo` on the PATH reports the target directory as cargo would, and
+/// the `chex` there only says which one ran.
+#[test]
+fn tools_match_runs_the_binary_cargo_built() {
+    let dir = temp("target-dir");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    std::fs::create_dir_all(dir.join("release")).unwrap();
+    let write_script = |path: PathBuf, body: &str| {
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        let _ = Command::new("chmod").arg("+x").arg(&path).status();
+    };
+    write_script(
+        dir.join("bin/cargo"),
+        r#"case "$1" in metadata) printf '{"target_directory":"%s","x":1}\n' "$CARGO_TARGET_DIR" ;; esac"#,
+    );
+    write_script(dir.join("release/chex"), r#"echo "stand-in chex $*""#);
+    let path = format!(
+        "{}:{}",
+        dir.join("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/match");
+    let output = Command::new("bash")
+        .arg(script)
+        .arg("--nodes")
+        .arg("5")
+        .env("PATH", path)
+        .env("CARGO_TARGET_DIR", &dir)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(said.trim(), "stand-in chex match --nodes 5");
+}
+
+/// Item 16: each answer of a draw turn has its own time. White thinks
+/// 600 ms over `@` and places at once; Black draws at once and thinks
+/// 600 ms over its placement (refused: 9,9 is off the table).
+#[test]
+fn each_answer_of_a_draw_turn_is_timed_apart() {
+    let run = scripted(
+        "answers",
+        &["SLEEP:600:@", "*@0,0", "@", "SLEEP:600:*@9,9"],
+        &["--games", "1", "--nodes", "5"],
+    );
+    let r = run.game(1);
+    assert_eq!((r.result.as_str(), r.ending.as_str()), ("1-0", "illegal"));
+    assert_eq!(r.answers_ms.len(), r.moves.len(), "{r:?}");
+    let [white, black] = &r.answers_ms[..] else {
+        panic!("{r:?}")
+    };
+    assert_eq!(white.len(), 2, "{r:?}");
+    assert!(white[0] >= 600 && white[1] < white[0], "{white:?}");
+    assert_eq!(black.len(), 2, "{r:?}");
+    assert!(black[1] >= 600 && black[0] < black[1], "{black:?}");
+    let sums: Vec<u64> = r.answers_ms.iter().map(|a| a.iter().sum()).collect();
+    assert_eq!(sums, r.times_ms);
+    replays(r);
+}

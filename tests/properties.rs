@@ -12,11 +12,14 @@
 //!   `parse_move` accepts exactly the reference's legal moves among its
 //!   candidates;
 //! - translating the whole table gives the same hash and the same moves,
-//!   translated (RULES.md section 6: repetition is "up to translation").
+//!   translated (RULES.md section 6: repetition is "up to translation");
+//! - in random games, also ones where only kings and moved pawns walk,
+//!   `Game::ending` calls a threefold repetition exactly when the position
+//!   string, moved to the origin, has come three times in the whole game.
 
 mod reference;
 
-use chex::rules::{Colour, Move, Position};
+use chex::rules::{Colour, Ending, Game, Move, Position};
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -152,6 +155,99 @@ proptest! {
         let got = tokens(&moved);
         prop_assert!(got == expected, "{}\n{}", moved_text, reference::diff(&got, &expected));
     }
+}
+
+/// Starts for the repetition property: the start position, where
+/// placements and captures cut the history often, and small tables where
+/// kings and moved pawns walk, so that the group steps as a whole and
+/// repeats across pawn steps (issue 24, item 1).
+const REPETITION_STARTS: [&str; 4] = [
+    "startpos",
+    "K0,0/P1,0*/k2,0/r1,-1 w -/- 0 10",
+    "K0,0/P1,0*/k2,0/p2,-1* w -/- 0 10",
+    "K-1,1/P0,1*/p1,2*/k2,2 w -/- 0 10",
+];
+
+/// Plays a random game of at most `plies` turns from `start` through
+/// [`Game`], checking after every turn that it ends by repetition exactly
+/// when the position has occurred three times in the whole game, found by
+/// comparing position strings moved to the origin (no hash, no window).
+/// Returns whether it ended so, and whether a moved pawn stepped between
+/// the first and third occurrence.
+fn check_repetition(start: &str, seed: u64, plies: usize) -> (bool, bool) {
+    let pos = if start == "startpos" {
+        Position::startpos()
+    } else {
+        start.parse().unwrap()
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut game = Game::new(pos);
+    let mut seen = vec![translation_key(game.position())];
+    let mut moved_pawn_steps = vec![0usize];
+    for _ in 0..plies {
+        let key = seen.last().unwrap();
+        let count = seen.iter().filter(|k| *k == key).count();
+        let repetition = game.ending().map(|e| e.ending) == Some(Ending::Repetition);
+        assert_eq!(
+            repetition,
+            count >= 3,
+            "{count} occurrences after {start} moves {:?}",
+            game.moves().iter().map(Move::to_string).collect::<Vec<_>>()
+        );
+        if repetition {
+            let first = seen.iter().position(|k| k == key).unwrap();
+            let across = moved_pawn_steps[first] < *moved_pawn_steps.last().unwrap();
+            return (true, across);
+        }
+        if game.ending().is_some() {
+            break;
+        }
+        let Some(&mv) = game.legal_moves().choose(&mut rng) else {
+            break;
+        };
+        let moved_pawn = match mv {
+            Move::Step { from, .. } => game.position().tile_at(from).is_some_and(|t| t.moved),
+            Move::Place { .. } => false,
+        };
+        game.play(mv).unwrap();
+        seen.push(translation_key(game.position()));
+        moved_pawn_steps.push(moved_pawn_steps.last().unwrap() + moved_pawn as usize);
+    }
+    (false, false)
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Threefold repetition is called exactly when the whole game's
+    /// history holds the position three times.
+    #[test]
+    fn repetition_agrees_with_the_whole_history(
+        start in 0..REPETITION_STARTS.len(),
+        seed in any::<u64>(),
+        plies in 0usize..300,
+    ) {
+        check_repetition(REPETITION_STARTS[start], seed, plies);
+    }
+}
+
+/// The repetition property is not empty: from the small starts (where
+/// most random games soon end in checkmate or stalemate), many random
+/// games end by repetition, and some of them only because the history
+/// reaches back past a moved pawn's step (which resets the fifty-move
+/// clock).
+#[test]
+fn random_games_repeat_across_moved_pawn_steps() {
+    let (mut repeated, mut across) = (0, 0);
+    for start in &REPETITION_STARTS[1..] {
+        for seed in 0..2000 {
+            let (r, a) = check_repetition(start, seed, 300);
+            repeated += r as usize;
+            across += a as usize;
+        }
+    }
+    assert!(repeated >= 1000, "{repeated} of 6000 games repeated");
+    assert!(across >= 50, "{across} repetitions across pawn steps");
 }
 
 /// The position string with the table moved so that its lowest `x` and `y`

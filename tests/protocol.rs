@@ -1377,6 +1377,73 @@ fn status_ongoing_just_before_the_endings() {
     e.quit();
 }
 
+/// Issue 24, item 1: a third occurrence across moved pawns' steps is a
+/// draw, though every pawn step resets the fifty-move clock.
+#[test]
+fn threefold_repetition_across_moved_pawn_steps() {
+    let mut e = Engine::with_options(&[("Threads", "1")]);
+    let start = "position fen K0,0/P1,0*/k2,0/r1,-1 w -/- 0 10 moves";
+    let walk = "1,0-1,1 1,-1-1,0 0,0-0,1 2,0-2,1 1,1-1,2 1,0-1,1 0,1-0,2 2,1-2,2";
+    e.expect_silent(&format!("{start} {walk}"));
+    assert_eq!(e.status(), "status repetition 1/2-1/2");
+    assert_eq!(e.moves_line(), "");
+    let r = e.go_checked("go nodes 100");
+    assert_eq!(r.best, "(none)");
+    e.quit();
+}
+
+/// Issue 24, item 8: Black's move at fullmove 1000000000 would make a
+/// position whose string `position fen` refuses (the counters hold at
+/// most 1000000000), so it is refused itself, with the reason; the engine
+/// keeps its last good position, and what `d` writes it takes back.
+#[test]
+fn the_fullmove_number_never_passes_what_a_position_string_holds() {
+    let mut e = Engine::start();
+    let start = "K0,0/k1,2/q1,1 b -/- 0 1000000000";
+    e.expect_silent(&format!("position fen {start}"));
+    let msg = e.expect_error(&format!("position fen {start} moves 1,2-2,2"));
+    assert!(msg.contains("move 1 '1,2-2,2'"), "{msg}");
+    assert!(msg.contains("1000000000"), "{msg}");
+    for setup in [
+        format!("position fen {start}"),
+        // White's turn at the limit leaves the number as it is.
+        "position fen K0,0/k1,2/q1,1 w -/- 0 1000000000 moves 0,0-1,0".to_string(),
+    ] {
+        e.expect_silent(&setup);
+        let d = e.command("d");
+        let written = d
+            .iter()
+            .find_map(|l| l.strip_prefix("Position: "))
+            .unwrap_or_else(|| panic!("no position in {d:?}"))
+            .to_string();
+        assert!(written.ends_with(" 1000000000"), "{written}");
+        e.expect_silent(&format!("position fen {written}"));
+    }
+    e.quit();
+}
+
+/// Issue 24, item 9: a `Hash` larger than the memory available is one
+/// error line and changes nothing (the search still runs).
+#[test]
+fn hash_beyond_the_memory_available_is_refused() {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap();
+    let available_kib: u64 = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    let mut e = Engine::start();
+    if available_kib / 1024 < 65536 {
+        let msg = e.expect_error("setoption name Hash value 65536");
+        assert!(msg.contains("memory available"), "{msg}");
+    }
+    e.expect_silent("setoption name Hash value 1");
+    e.expect_silent("position startpos moves Q@0,0 n@1,1");
+    let r = e.go_checked("go nodes 50");
+    assert_ne!(r.best, "(none)");
+    e.quit();
+}
+
 /// Repetition reached from the start position: the two knights walk
 /// across the table, and the position after the placements comes back
 /// twice, moved (RULES.md section 6: up to translation).

@@ -690,6 +690,69 @@ fn threefold_repetition_up_to_translation() {
     );
 }
 
+/// A moved pawn's step does not end the window of repetition: the group
+/// stepping after it gives the same position up to translation (issue 24,
+/// item 1). Each side steps its two tiles north in turn; after every four
+/// turns the table is the start, moved up by one.
+/// ```text
+///   y=0:  K0,0  P1,0*  k2,0
+///   y=-1:       r1,-1          (White to move, piles empty)
+/// ```
+/// Every pawn step resets the fifty-move clock, yet the position comes
+/// back: the 8th turn is its third occurrence.
+#[test]
+fn threefold_repetition_across_moved_pawn_steps() {
+    let mut game = Game::new(pos("K0,0/P1,0*/k2,0/r1,-1 w -/- 0 10"));
+    let cycle = |y: i32| {
+        [
+            step(1, y, 1, y + 1),
+            step(1, y - 1, 1, y),
+            step(0, y, 0, y + 1),
+            step(2, y, 2, y + 1),
+        ]
+    };
+    let plies: Vec<Move> = cycle(0).into_iter().chain(cycle(1)).collect();
+    let expected = [1, 1, 1, 2, 2, 2, 2, 3];
+    for (i, (mv, occ)) in plies.into_iter().zip(expected).enumerate() {
+        assert_eq!(game.ending(), None, "ended before ply {}", i + 1);
+        assert_eq!(game.play(mv), Ok(()), "ply {} {mv}", i + 1);
+        assert_eq!(game.occurrences(), occ, "after ply {} {mv}", i + 1);
+    }
+    assert_eq!(game.position().halfmove_clock(), 3);
+    assert_eq!(game.recent_keys().len(), 9, "the whole game is the window");
+    assert_eq!(
+        game.ending(),
+        Some(GameEnd {
+            winner: None,
+            ending: Ending::Repetition
+        })
+    );
+}
+
+/// What ends the window of repetition: a placement, a capture and an
+/// unmoved pawn's first step (none can be undone), but not a moved pawn's
+/// step nor a quiet move.
+#[test]
+fn turns_that_cut_repetition() {
+    let p = pos("n0,1/b2,1/N0,0/P1,0 w K/k 5 80");
+    let moved = pos("n0,1/b2,1/N0,0/P1,0* w K/k 5 80");
+    let cases = [
+        (&p, step(1, 0, 1, 1), true),
+        (&p, step(0, 0, 2, 1), true),
+        (&p, place(Colour::White, Kind::King, -1, 0), true),
+        (&p, step(0, 0, 1, 2), false),
+        (&moved, step(1, 0, 1, 1), false),
+    ];
+    for (p, mv, cuts) in cases {
+        assert_legal(p, mv);
+        assert_eq!(p.cuts_repetition(mv), cuts, "{mv} in {p}");
+        let mut game = Game::new(p.clone());
+        game.play(mv).unwrap();
+        let window = if cuts { 1 } else { 2 };
+        assert_eq!(game.recent_keys().len(), window, "{mv} in {p}");
+    }
+}
+
 /// The fifty-move rule, and what resets its clock.
 ///
 /// ```text
@@ -736,6 +799,28 @@ fn fifty_move_rule_and_clock_resets() {
         assert_eq!(c.halfmove_clock(), 0, "after {mv}");
         assert_eq!(c.ending(), None, "after {mv}");
     }
+}
+
+/// A game never goes past the counters a position string holds (issue
+/// 24, item 8): Black's move at fullmove 1000000000, or a quiet move at
+/// halfmove 1000000000, is refused and changes nothing; a move that
+/// resets the clock is not.
+#[test]
+fn game_counters_stay_within_the_notation() {
+    let mut game = Game::new(pos("K0,0/k1,2/q1,1 b -/- 0 1000000000"));
+    let mv = step(1, 2, 2, 2);
+    assert_legal(game.position(), mv);
+    assert!(game.counters_overflow(mv));
+    assert_eq!(game.play(mv), Err(mv));
+    assert_eq!(game.moves().len(), 0);
+    assert_eq!(
+        game.position().to_string(),
+        "k1,2/q1,1/K0,0 b -/- 0 1000000000"
+    );
+    let mut game = Game::new(pos("n0,1/b2,1/N0,0/P1,0 w K/k 1000000000 80"));
+    assert_eq!(game.play(step(0, 0, 1, 2)), Err(step(0, 0, 1, 2)));
+    assert_eq!(game.play(step(1, 0, 1, 1)), Ok(()));
+    assert_eq!(game.position().halfmove_clock(), 0);
 }
 
 /// The fullmove number starts at 1 and grows after each Black turn.

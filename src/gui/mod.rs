@@ -12,6 +12,7 @@
 //! [`Referee`]: crate::referee::Referee
 
 mod engine;
+mod idle;
 mod state;
 
 pub use engine::{EngineProcess, Info};
@@ -20,7 +21,7 @@ pub use state::{GuiState, Mode, View, MOVETIME_RANGE};
 use crate::rules::clip;
 
 use axum::body::Bytes;
-use axum::extract::{Request, State};
+use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::Method;
 use axum::http::{header, StatusCode};
 use axum::middleware::Next;
@@ -47,6 +48,10 @@ const PAGE_JS: &str = include_str!("page.js");
 /// hung: room for `MoveOverhead`, a busy machine and the pipe.
 pub const ANSWER_MARGIN: Duration = Duration::from_secs(3);
 
+/// The largest request body taken; a larger one gets 413 and one line.
+/// A saved game is a few kilobytes.
+pub const BODY_LIMIT: usize = 2 * 1024 * 1024;
+
 /// After this many failures in a row the engine is paused until the person
 /// acts, so that an engine that always fails does not spin.
 pub const FAILURES_BEFORE_PAUSE: u32 = 3;
@@ -69,6 +74,11 @@ pub struct GuiOptions {
     #[arg(long, default_value_t = 1000,
           value_parser = clap::value_parser!(u64).range(10..=600_000))]
     pub movetime: u64,
+    /// Seconds a connection may pass without a byte either way before it
+    /// is closed (half-sent requests, idle keep-alive connections).
+    #[arg(long, default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub idle_timeout: u64,
 }
 
 /// The end of a failure message while the engine restarts, and once it has.
@@ -84,6 +94,9 @@ struct Shared {
     wake: Notify,
     /// The engine command, split.
     command: Vec<String>,
+    /// How often an event stream sends a comment to keep its connection
+    /// within the idle timeout.
+    keep_alive: Duration,
 }
 
 impl Shared {
@@ -146,6 +159,7 @@ pub async fn bind(options: GuiOptions) -> Result<(SocketAddr, impl Future<Output
         return Err("--engine is empty".into());
     }
     let seed = options.seed.unwrap_or_else(clock_seed);
+    let idle = Duration::from_secs(options.idle_timeout.max(1));
     let state = GuiState::new(Mode::White, options.movetime, seed, command.join(" "));
     let (changed, _) = watch::channel(0);
     let shared = Arc::new(Shared {
@@ -153,6 +167,7 @@ pub async fn bind(options: GuiOptions) -> Result<(SocketAddr, impl Future<Output
         changed,
         wake: Notify::new(),
         command,
+        keep_alive: (idle / 2).min(Duration::from_secs(15)),
     });
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", options.port))
         .await
@@ -161,6 +176,10 @@ pub async fn bind(options: GuiOptions) -> Result<(SocketAddr, impl Future<Output
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
     let app = router(shared.clone());
+    let listener = idle::IdleListener {
+        inner: listener,
+        idle,
+    };
     let server = async move {
         tokio::spawn(drive_engine(shared));
         if let Err(e) = axum::serve(listener, app).await {
@@ -201,16 +220,21 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/settings", post(post_settings))
         .route("/api/load", post(post_load))
         .route("/api/resume", post(post_resume))
+        // The browser asks for it on its own; the page names no icon.
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .fallback(|| async { bad(StatusCode::NOT_FOUND, "no such page".into()) })
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn(guard))
         .with_state(shared)
 }
 
 /// Keeps other web sites out of the game: a page elsewhere could send
 /// simple cross-site POSTs to 127.0.0.1, or reach it through a rebound
-/// name. So requests must name this machine as their host, and changes
-/// must come as JSON (which a browser sends across sites only after a
-/// preflight this server never grants).
+/// name. So requests must name this machine as their host, changes must
+/// come as JSON (which a browser sends across sites only after a
+/// preflight this server never grants) and, when the browser names the
+/// page they come from (`Origin`), from this server's own page, as
+/// Jupyter checks. A body over [`BODY_LIMIT`] gets 413 and one line.
 async fn guard(request: Request, next: Next) -> Response {
     let host = request
         .headers()
@@ -230,8 +254,37 @@ async fn guard(request: Request, next: Next) -> Response {
         if !json {
             return refused("changes must be sent as application/json".into());
         }
+        if let Some(origin) = request.headers().get(header::ORIGIN) {
+            let origin = origin.to_str().unwrap_or("");
+            if origin.strip_prefix("http://") != Some(host) {
+                return bad(
+                    StatusCode::FORBIDDEN,
+                    format!("origin '{}' is not this page", clip(origin)),
+                );
+            }
+        }
     }
-    next.run(request).await
+    let too_large = || {
+        bad(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is larger than {BODY_LIMIT} bytes"),
+        )
+    };
+    let length = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| h.parse::<u64>().ok());
+    if length.is_some_and(|n| n > BODY_LIMIT as u64) {
+        return too_large();
+    }
+    // A chunked body has no length to check first: axum stops reading it
+    // at the limit and answers 413 in its own words, replaced here.
+    let response = next.run(request).await;
+    if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return too_large();
+    }
+    response
 }
 
 fn page(body: &'static str, kind: &'static str) -> Response {
@@ -298,6 +351,7 @@ async fn events(
     State(shared): State<Arc<Shared>>,
 ) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
     let rx = shared.changed.subscribe();
+    let shared_keep_alive = shared.keep_alive;
     let stream =
         futures_util::stream::unfold((shared, rx, true), |(shared, mut rx, first)| async move {
             if !first && rx.changed().await.is_err() {
@@ -308,7 +362,8 @@ async fn events(
             let event = Event::default().event("state").data(json);
             Some((Ok(event), (shared, rx, false)))
         });
-    Sse::new(stream).keep_alive(KeepAlive::default())
+    let keep_alive = KeepAlive::default().interval(shared_keep_alive);
+    Sse::new(stream).keep_alive(keep_alive)
 }
 
 #[derive(Deserialize)]
@@ -482,7 +537,7 @@ async fn drive_engine(shared: Arc<Shared>) {
                     match state.referee.play(&token) {
                         Ok(_) => {
                             failures = 0;
-                            state.record_mover(true);
+                            state.played(true);
                             state.engine.last_move = Some(token);
                             state.engine.status = "ready".into();
                             shared.publish(&mut state);

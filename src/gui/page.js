@@ -164,7 +164,9 @@ function placeWorld() {
   // Room for the rank labels on the left, and as much on the right, so
   // that the group sits in the middle.
   const w = (x1 - x0 + 3) * CELL, h = (y1 - y0 + 3) * CELL;
-  const fit = Math.min(1.5, board.clientWidth / w, board.clientHeight / h);
+  // Squares never below 24 px at the person's zoom 1: a wide group on a
+  // small screen is panned rather than shrunk out of reach.
+  const fit = Math.max(24 / CELL, Math.min(1.5, board.clientWidth / w, board.clientHeight / h));
   const z = fit * zoom;
   const cx = (x0 + x1 + 1) / 2 * CELL;
   const cy = (-y1 - y0 + 1) / 2 * CELL;
@@ -272,8 +274,34 @@ function drawStatus() {
   $("gameinfo").textContent = `seed ${view.seed} · ${view.position}`;
 }
 
+// ---- clocks: the time each side has spent, the side to move's running ----
+
+let viewAt = 0;  // performance.now() when the view came
+
+function clockText(ms) {
+  const s = Math.floor(ms / 1000);
+  const m = Math.floor(s / 60);
+  return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`
+    : `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function drawClocks() {
+  if (!view || !view.clocks_ms) return;
+  const running = view.result === "*";
+  ["white", "black"].forEach((side, i) => {
+    let ms = view.clocks_ms[i];
+    const mine = running && view.side === side;
+    if (mine) ms += view.thinking_ms + (performance.now() - viewAt);
+    const el = $(`clock-${side}`);
+    el.textContent = clockText(ms);
+    el.classList.toggle("running", mine);
+  });
+}
+setInterval(drawClocks, 250);
+
 function render(state) {
   if (view && state.version < view.version) return;
+  viewAt = performance.now();
   const movesBefore = view ? view.moves.length : -1;
   view = state;
   if (selected && !movable().has(selected)) selected = null;
@@ -287,6 +315,7 @@ function render(state) {
   drawMoves();
   drawEngine();
   drawStatus();
+  drawClocks();
   document.body.dataset.version = view.version;
 }
 

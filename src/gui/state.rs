@@ -6,6 +6,7 @@ use super::engine::Info;
 use crate::referee::{Deal, GameRecord, Referee, Side};
 use crate::rules::{Colour, Kind, Move, Piece, Position};
 use serde::{Deserialize, Serialize};
+use std::time::Instant;
 
 /// Who plays which side of the game on the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,6 +126,12 @@ pub struct View {
     pub reason: String,
     /// The engine.
     pub engine: EngineView,
+    /// The time each side has spent on its answers so far, in ms, White's
+    /// first: the clocks the page shows (the turn running not included).
+    pub clocks_ms: [u64; 2],
+    /// How long the side to move has been on its turn, in ms; the page
+    /// adds the time since this view came while the clock runs.
+    pub thinking_ms: u64,
 }
 
 /// A request the server refuses; the game is unchanged.
@@ -152,6 +159,14 @@ pub struct GuiState {
     pub paused: bool,
     /// Which moves of the game the engine played, by index in the moves.
     engine_moves: Vec<bool>,
+    /// Each move's answer times in ms (two for a draw and its placement),
+    /// by index in the moves, for the clocks and the saved record.
+    answers_ms: Vec<Vec<u64>>,
+    /// The answers of the turn in progress: the draw's, while its tile
+    /// waits to be placed.
+    turn_answers_ms: Vec<u64>,
+    /// When the side to move was last given the turn (or an answer).
+    turn_start: Instant,
 }
 
 /// The letter of a kind in `colour`'s case.
@@ -183,6 +198,9 @@ impl GuiState {
             },
             paused: false,
             engine_moves: Vec::new(),
+            answers_ms: Vec::new(),
+            turn_answers_ms: Vec::new(),
+            turn_start: Instant::now(),
         }
     }
 
@@ -211,19 +229,31 @@ impl GuiState {
             ));
         }
         self.referee.play(token).map_err(|e| e.to_string())?;
-        self.record_mover(false);
+        self.played(false);
         self.paused = false;
         self.touch();
         Ok(())
     }
 
-    /// Notes who played the move just made; a draw adds no move, so it
-    /// changes nothing here.
-    pub fn record_mover(&mut self, engine: bool) {
+    /// Notes an answer just played: how long it took, and, when it
+    /// completed a move (a draw does not), who played the move.
+    pub fn played(&mut self, engine: bool) {
+        let now = Instant::now();
+        let ms = now.duration_since(self.turn_start).as_millis() as u64;
+        self.turn_start = now;
+        self.turn_answers_ms.push(ms);
         let played = self.referee.game().moves().len();
         self.engine_moves.truncate(played);
+        self.answers_ms.truncate(played);
         while self.engine_moves.len() < played {
             self.engine_moves.push(engine);
+            self.answers_ms
+                .push(std::mem::take(&mut self.turn_answers_ms));
+        }
+        if self.referee.ending().is_some() && self.referee.pending().is_some() {
+            // The drawn tile could not be placed: the draw was the turn.
+            self.answers_ms
+                .push(std::mem::take(&mut self.turn_answers_ms));
         }
     }
 
@@ -245,8 +275,11 @@ impl GuiState {
         self.paused = false;
         self.engine.last_move = None;
         self.engine.info = None;
-        self.engine_moves
-            .truncate(self.referee.game().moves().len());
+        let played = self.referee.game().moves().len();
+        self.engine_moves.truncate(played);
+        self.answers_ms.resize(played, Vec::new());
+        self.turn_answers_ms.clear();
+        self.turn_start = Instant::now();
         self.touch();
     }
 
@@ -282,6 +315,14 @@ impl GuiState {
             self.seed = seed;
         }
         self.engine_moves.clear();
+        let played = self.referee.game().moves().len();
+        self.answers_ms = if record.answers_ms.len() == played {
+            record.answers_ms.clone()
+        } else if record.times_ms.len() == played {
+            record.times_ms.iter().map(|&t| vec![t]).collect()
+        } else {
+            Vec::new()
+        };
         self.engine.message.clear();
         let names = [&record.white.name, &record.black.name];
         for i in 0..self.referee.game().moves().len() {
@@ -313,7 +354,29 @@ impl GuiState {
         let mut record =
             GameRecord::from_referee(&self.referee, side(Colour::White), side(Colour::Black));
         record.seed = Some(self.seed);
+        let mut answers = self.answers_ms.clone();
+        if self.referee.pending().is_some() && answers.len() < record.moves.len() {
+            answers.push(self.turn_answers_ms.clone());
+        }
+        if answers.len() == record.moves.len() {
+            record.times_ms = answers.iter().map(|a| a.iter().sum()).collect();
+            record.answers_ms = answers;
+        }
         record.to_json_line()
+    }
+
+    /// The time each side has spent on its finished answers, in ms,
+    /// White's first.
+    fn clocks_ms(&self) -> [u64; 2] {
+        let mut clocks = [0; 2];
+        let first = self.referee.start().side_to_move();
+        for (i, answers) in self.answers_ms.iter().enumerate() {
+            let colour = if i % 2 == 0 { first } else { first.opposite() };
+            clocks[colour.index()] += answers.iter().sum::<u64>();
+        }
+        let us = self.referee.position().side_to_move();
+        clocks[us.index()] += self.turn_answers_ms.iter().sum::<u64>();
+        clocks
     }
 
     /// What the page shows now.
@@ -388,6 +451,12 @@ impl GuiState {
             result: record.result,
             reason: record.reason,
             engine: self.engine.clone(),
+            clocks_ms: self.clocks_ms(),
+            thinking_ms: if ending.is_none() {
+                self.turn_start.elapsed().as_millis() as u64
+            } else {
+                0
+            },
         }
     }
 }
@@ -413,7 +482,7 @@ mod tests {
         state.referee.play("@").unwrap();
         let token = state.referee.legal_tokens()[0].clone();
         state.referee.play(&token).unwrap();
-        state.record_mover(state.engine_to_move());
+        state.played(state.engine_to_move());
     }
 
     #[test]
@@ -458,7 +527,7 @@ mod tests {
         state.referee.play("@").unwrap();
         let token = state.referee.legal_tokens()[0].clone();
         state.referee.play(&token).unwrap();
-        state.record_mover(true);
+        state.played(true);
         let line = state.record();
         let mut other = game(Mode::Two);
         other.load(&line).unwrap();

@@ -9,7 +9,7 @@
 pub mod command;
 pub mod options;
 
-use crate::rules::{clip, kind_name, Game, GameEnd, Kind, MoveToken, Position};
+use crate::rules::{clip, kind_name, Game, GameEnd, Kind, MoveToken, Position, MAX_COUNTER};
 use crate::search::{self, Action, Params, Report};
 use command::{Command, Start};
 use options::Options;
@@ -492,6 +492,11 @@ fn setup(start: &Start, moves: &[String]) -> Result<(Game, Option<Kind>), String
                 let mv = pos
                     .parse_move(token)
                     .map_err(|e| format!("move {n}: {e}"))?;
+                if game.counters_overflow(mv) {
+                    return Err(format!(
+                        "move {n} '{mv}': the fullmove number or halfmove clock would pass {MAX_COUNTER}, the largest a position string holds"
+                    ));
+                }
                 // parse_move checked legality, so play cannot refuse it.
                 game.play(mv)
                     .map_err(|mv| format!("move {n} '{mv}' is illegal"))?;

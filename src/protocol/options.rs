@@ -234,7 +234,10 @@ impl Options {
                     "MultiPV" => p.multipv = v as usize,
                     "MoveOverhead" => p.move_overhead = v as u64,
                     "PlayoutCap" => p.playout_cap = v as u32,
-                    "Hash" => p.hash_mib = v as usize,
+                    "Hash" => {
+                        hash_fits(v as u64, available_memory_mib())?;
+                        p.hash_mib = v as usize;
+                    }
                     "LeafDepth" => p.leaf_depth = v as i32,
                     _ => unreachable!("every spin option is handled"),
                 }
@@ -282,9 +285,68 @@ impl Options {
     }
 }
 
+/// Checks a `Hash` request against the memory the machine has for it: a
+/// tree allowed to grow past it would grow until the system killed the
+/// engine. `None` (memory not known, not Linux) accepts any size.
+fn hash_fits(mib: u64, available_mib: Option<u64>) -> Result<(), String> {
+    match available_mib {
+        Some(free) if mib > free => Err(format!(
+            "option Hash: {mib} MiB is more than the {free} MiB of memory available"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The memory a new allocation can have, in MiB: `MemAvailable` in
+/// /proc/meminfo, and no more than what the cgroup's `memory.max` leaves
+/// over its `memory.current` (a container's limit).
+fn available_memory_mib() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    let mut mib = kib / 1024;
+    let read = |name: &str| -> Option<u64> {
+        std::fs::read_to_string(format!("/sys/fs/cgroup/{name}"))
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    };
+    if let (Some(max), Some(current)) = (read("memory.max"), read("memory.current")) {
+        mib = mib.min(max.saturating_sub(current) / (1024 * 1024));
+    }
+    Some(mib)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 24, item 9: a `Hash` beyond the memory there is is refused
+    /// with the sizes in the message, and changes nothing.
+    #[test]
+    fn hash_beyond_the_memory_there_is_is_refused() {
+        assert_eq!(hash_fits(256, Some(1024)), Ok(()));
+        assert_eq!(hash_fits(1024, Some(1024)), Ok(()));
+        assert_eq!(hash_fits(65536, None), Ok(()));
+        let e = hash_fits(65536, Some(1000)).unwrap_err();
+        assert!(e.contains("65536 MiB") && e.contains("1000 MiB"), "{e}");
+        let free = available_memory_mib().expect("Linux tells the memory available");
+        assert!(free > 0);
+        let mut o = Options::default();
+        o.set("Hash", Some("16")).unwrap();
+        if free < 65536 {
+            let e = o.set("Hash", Some("65536")).unwrap_err();
+            assert!(e.contains("memory available"), "{e}");
+            assert_eq!(o.params.hash_mib, 16);
+        }
+    }
 
     #[test]
     fn set_checks_names_and_ranges() {

@@ -340,6 +340,23 @@ mod tests {
         assert!(!r.take_back());
     }
 
+    /// The match runner and the GUI judge repetition through the
+    /// referee's game: a third occurrence across moved pawns' steps ends
+    /// it (issue 24, item 1), and no move is taken after.
+    #[test]
+    fn repetition_across_moved_pawn_steps_ends_the_game() {
+        let start = "K0,0/P1,0*/k2,0/r1,-1 w -/- 0 10".parse().unwrap();
+        let mut r = Referee::new(start, "/".parse().unwrap()).unwrap();
+        let walk = "1,0-1,1 1,-1-1,0 0,0-0,1 2,0-2,1 1,1-1,2 1,0-1,1 0,1-0,2 2,1-2,2";
+        for token in walk.split(' ') {
+            assert_eq!(r.ending(), None, "ended before {token}");
+            assert_eq!(r.play(token), Ok(Played::Moved), "{token}");
+        }
+        let end = r.ending().map(|e| e.ending);
+        assert_eq!(end, Some(Ending::Repetition));
+        assert!(r.play("0,2-0,3").is_err(), "a move after the end");
+    }
+
     #[test]
     fn a_drawn_tile_that_cannot_be_placed_ends_the_game() {
         // Black's knight can block nowhere (tests/rules.rs shows why).

@@ -56,9 +56,16 @@ pub struct GameRecord {
     #[serde(default)]
     pub tc: String,
     /// How long each move took to answer, in milliseconds, one per entry
-    /// of `moves` (draws are folded into their placement).
+    /// of `moves` (a draw's two answers added together).
     #[serde(default)]
     pub times_ms: Vec<u64>,
+    /// Each answer's time, in milliseconds: one list per entry of
+    /// `moves`, with one answer for a move and two for a draw turn (`@`,
+    /// then the placement), so that a record shows which answer was slow.
+    /// An answer the referee refused is timed too; one that never came is
+    /// not. Empty when not timed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers_ms: Vec<Vec<u64>>,
 }
 
 /// A record that cannot be read or replayed.
@@ -125,6 +132,7 @@ impl GameRecord {
                 .unwrap_or_default(),
             tc: String::new(),
             times_ms: Vec::new(),
+            answers_ms: Vec::new(),
         }
     }
 

@@ -3,6 +3,7 @@
 
 use super::movegen::MoveList;
 use super::moves::Move;
+use super::notation::MAX_COUNTER;
 use super::piece::{Colour, Kind};
 use super::position::Position;
 use std::fmt;
@@ -125,6 +126,25 @@ impl Position {
         )
     }
 
+    /// True when `mv`, legal here, is a turn no later position can undo,
+    /// so that no position before it can occur again: a placement (the
+    /// pile shrinks), a capture (a tile leaves) or the first step of a
+    /// pawn (it becomes a moved pawn for good). A moved pawn's step is not
+    /// one: the whole group stepping the same way gives the same position
+    /// up to translation (RULES.md section 6). The fifty-move count keeps
+    /// its own rule, in which every pawn step resets it.
+    pub fn cuts_repetition(&self, mv: Move) -> bool {
+        match mv {
+            Move::Place { .. } => true,
+            Move::Step { from, to } => {
+                self.tile_at(to).is_some()
+                    || self
+                        .tile_at(from)
+                        .is_some_and(|t| t.piece.kind == Kind::Pawn && !t.moved)
+            }
+        }
+    }
+
     /// A loss for the side to move by `mate` when it is in check, else a
     /// draw by `stalemate`.
     fn loss_in_check(&self, mate: Ending, stalemate: Ending) -> GameEnd {
@@ -149,6 +169,9 @@ pub struct Game {
     position: Position,
     moves: Vec<Move>,
     keys: Vec<u64>,
+    /// The index in `keys` of the position after the last turn that cut
+    /// repetition (see [`Position::cuts_repetition`]), or of the start.
+    since: usize,
 }
 
 impl Game {
@@ -159,6 +182,7 @@ impl Game {
             position,
             moves: Vec::new(),
             keys,
+            since: 0,
         }
     }
 
@@ -173,19 +197,52 @@ impl Game {
     }
 
     /// Plays `mv` after checking that it is legal; an illegal move changes
-    /// nothing.
+    /// nothing. A move that would take the fullmove number or the halfmove
+    /// clock past [`MAX_COUNTER`] is refused too (see
+    /// [`Game::counters_overflow`]): the position after it could not be
+    /// written as a position string the notation accepts.
     pub fn play(&mut self, mv: Move) -> Result<(), Move> {
-        if !self.position.is_legal(mv) {
+        if !self.position.is_legal(mv) || self.counters_overflow(mv) {
             return Err(mv);
         }
+        let cut = self.position.cuts_repetition(mv);
         self.position.make(mv);
         self.moves.push(mv);
+        if cut {
+            self.since = self.keys.len();
+        }
         self.keys.push(self.position.hash());
         Ok(())
     }
 
+    /// True when `mv` would take the fullmove number or the halfmove
+    /// clock past [`MAX_COUNTER`], the largest a position string holds.
+    /// Only a game set up with counters near it gets there.
+    pub fn counters_overflow(&self, mv: Move) -> bool {
+        let pos = &self.position;
+        let black = pos.side_to_move() == Colour::Black;
+        let fullmove = pos.fullmove_number() as u64 + black as u64;
+        // As `make` counts: a placement, a capture or a pawn step resets.
+        let resets = match mv {
+            Move::Place { .. } => true,
+            Move::Step { from, to } => {
+                pos.tile_at(to).is_some()
+                    || pos
+                        .tile_at(from)
+                        .is_some_and(|t| t.piece.kind == Kind::Pawn)
+            }
+        };
+        let halfmove = if resets {
+            0
+        } else {
+            pos.halfmove_clock() as u64 + 1
+        };
+        fullmove > MAX_COUNTER as u64 || halfmove > MAX_COUNTER as u64
+    }
+
     /// How many times the current position has occurred, this time
-    /// included. Only positions since the last irreversible turn can match.
+    /// included. Only positions since the last turn that cut repetition
+    /// can match.
     pub fn occurrences(&self) -> usize {
         let now = self.position.hash();
         self.recent_keys().iter().filter(|&&k| k == now).count()
@@ -194,9 +251,13 @@ impl Game {
     /// The keys of the positions a repetition can still match: those since
     /// the last irreversible turn, the current one last. A search needs
     /// them to see a repetition that began before its root.
+    ///
+    /// Irreversible here means a placement, a capture or an unmoved pawn's
+    /// first step ([`Position::cuts_repetition`]), not the halfmove clock's
+    /// reset: a moved pawn's step resets the clock but can be undone by
+    /// the group stepping after it.
     pub fn recent_keys(&self) -> &[u64] {
-        let window = (self.position.halfmove_clock() as usize + 1).min(self.keys.len());
-        &self.keys[self.keys.len() - window..]
+        &self.keys[self.since..]
     }
 
     /// How the game has ended, if it has: threefold repetition, then the

@@ -1,18 +1,35 @@
 //! One engine as a child process speaking protocol.md. A reader thread
-//! turns its output into lines on a channel, so every wait has a deadline
-//! and a silent or hung engine can never hang the match. The process is
-//! killed when the client is dropped; the runner restarts an engine by
-//! dropping it and starting a new one.
+//! turns its output into lines on a bounded channel, so every wait has a
+//! deadline, a silent or hung engine can never hang the match, and an
+//! engine that floods its output is held back by the pipe instead of
+//! filling the runner's memory. The engine runs in a process group of its
+//! own: when the client is dropped it is told `quit`, given a moment, and
+//! then the whole group is killed, children included. The runner restarts
+//! an engine by dropping it and starting a new one.
 
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long an engine may take to answer `uci` or `isready`: generous,
 /// since a loaded machine starts processes slowly.
 pub const HANDSHAKE: Duration = Duration::from_secs(20);
+
+/// How long an engine has to exit after `quit` before its process group
+/// is killed.
+pub const QUIT_GRACE: Duration = Duration::from_secs(3);
+
+/// Lines read ahead of the runner: beyond them the reader waits, the pipe
+/// fills and the engine's writes block, so memory stays bounded whatever
+/// the engine prints while the runner waits on the other one.
+const LINES_AHEAD: usize = 256;
+
+/// The longest line kept; the rest of a longer line is read and dropped.
+/// No protocol line comes near it.
+pub const MAX_LINE: usize = 64 * 1024;
 
 /// What the runner knows of one side of the match.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,29 +61,47 @@ pub struct EngineProcess {
     last_error: Arc<Mutex<String>>,
 }
 
+/// Reads one line into `buf`, keeping at most [`MAX_LINE`] bytes of it
+/// and dropping the rest. False at the end of the stream.
+fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> bool {
+    buf.clear();
+    let mut any = false;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok([]) | Err(_) => return any,
+            Ok(chunk) => chunk,
+        };
+        any = true;
+        let (used, ended) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let room = MAX_LINE.saturating_sub(buf.len());
+        buf.extend_from_slice(&chunk[..used.min(room)]);
+        reader.consume(used);
+        if ended {
+            return true;
+        }
+    }
+}
+
 /// Sends each line `from` yields to `tx` (stdout), or keeps the last
-/// one in `last` (stderr), until the stream ends.
-fn read_lines(from: impl Read, tx: Option<Sender<String>>, last: Arc<Mutex<String>>) {
+/// one in `last` (stderr), until the stream ends or the client goes.
+fn read_lines(from: impl Read, tx: Option<SyncSender<String>>, last: Arc<Mutex<String>>) {
     let mut reader = BufReader::new(from);
     let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                match &tx {
-                    Some(tx) => {
-                        if tx.send(line).is_err() {
-                            return;
-                        }
-                    }
-                    None if line.is_empty() => {}
-                    None => {
-                        if let Ok(mut last) = last.lock() {
-                            *last = line;
-                        }
-                    }
+    while read_line_capped(&mut reader, &mut buf) {
+        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+        match &tx {
+            Some(tx) => {
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+            None if line.is_empty() => {}
+            None => {
+                if let Ok(mut last) = last.lock() {
+                    *last = line;
                 }
             }
         }
@@ -80,9 +115,12 @@ impl EngineProcess {
     /// measure the wrong thing.
     pub fn start(spec: &EngineSpec) -> Result<EngineProcess, String> {
         let who = format!("engine '{}' ({})", spec.name, spec.command);
+        // Any shell command works (`cd DIR && chex`): `sh` may then stay
+        // as the engine's parent, and the process group reaches both.
         let mut child = Command::new("sh")
             .arg("-c")
-            .arg(format!("exec {}", spec.command))
+            .arg(&spec.command)
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -93,7 +131,7 @@ impl EngineProcess {
         else {
             return Err(format!("{who}: no pipes to the process"));
         };
-        let (tx, lines) = channel();
+        let (tx, lines) = sync_channel(LINES_AHEAD);
         let last_error = Arc::new(Mutex::new(String::new()));
         let last = Arc::clone(&last_error);
         std::thread::spawn(move || read_lines(stdout, Some(tx), last));
@@ -165,10 +203,16 @@ impl EngineProcess {
         }
     }
 
-    /// Starts a new game: `ucinewgame`, then `isready` until `readyok`,
-    /// which also drops anything left over from the game before.
+    /// Starts a new game: `ucinewgame`, then [`ready`](Self::ready).
     pub fn new_game(&mut self) -> Result<(), EngineFailure> {
         self.send("ucinewgame")?;
+        self.ready()
+    }
+
+    /// Sends `isready` and waits for `readyok`, dropping every line
+    /// before it: a `bestmove` no `go` asked for (an engine that answers
+    /// twice) must not be taken as the answer to the next request.
+    pub fn ready(&mut self) -> Result<(), EngineFailure> {
         self.send("isready")?;
         self.wait_for(Instant::now() + HANDSHAKE, |l| l == "readyok")
             .map(|_| ())
@@ -204,7 +248,31 @@ impl EngineProcess {
 }
 
 impl Drop for EngineProcess {
+    /// Says `quit`, waits up to [`QUIT_GRACE`] for the engine to exit,
+    /// then kills its process group, so that nothing it started outlives
+    /// the match.
     fn drop(&mut self) {
+        let _ = self.send("quit");
+        // The reader stops at its next line, so an engine blocked on a
+        // full pipe is unblocked (its writes fail) and can see `quit`.
+        let (_, closed) = sync_channel(0);
+        drop(std::mem::replace(&mut self.lines, closed));
+        let until = Instant::now() + QUIT_GRACE;
+        while Instant::now() < until {
+            match self.child.try_wait() {
+                Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+                _ => break,
+            }
+        }
+        // The group's id is the engine's pid (`process_group(0)`); the
+        // group outlives its leader while a child of it runs.
+        let _ = Command::new("sh")
+            .arg("-c")
+            .arg(format!("kill -s KILL -- -{} 2>/dev/null", self.child.id()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

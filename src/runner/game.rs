@@ -3,7 +3,9 @@
 //! The runner owns the deal: an engine that answers `bestmove @` is shown
 //! the drawn tile as `N@` at the end of the move list and asked again.
 //! Both answers of such a turn are timed on the mover's clock; the
-//! increment is added once per turn, after the placement.
+//! increment is added once per turn, after the placement. Before each
+//! request the engine must answer `isready`, so that a stale line (a
+//! second `bestmove`) is never taken for the answer.
 
 use super::engine::{EngineFailure, EngineProcess};
 use crate::referee::{GameRecord, Played, Referee, Side};
@@ -87,6 +89,7 @@ pub fn play_game(
         _ => [0; 2],
     };
     let mut times = Vec::new();
+    let mut answers: Vec<Vec<u64>> = Vec::new();
     let mut forfeit: Option<(Colour, Forfeit)> = None;
 
     for colour in Colour::ALL {
@@ -99,7 +102,7 @@ pub fn play_game(
     'game: while forfeit.is_none() && referee.ending().is_none() {
         let mover = referee.position().side_to_move();
         let engine = &mut *engines[mover.index()];
-        let mut turn_ms = 0;
+        let mut turn: Vec<u64> = Vec::new();
         loop {
             let go = match limit {
                 Limit::Clock { inc_ms, .. } => format!(
@@ -120,26 +123,29 @@ pub fn play_game(
                 Ok(a) => a,
                 Err(f) => {
                     if referee.pending().is_some() {
-                        times.push(turn_ms);
+                        times.push(turn.iter().sum());
+                        answers.push(turn);
                     }
                     forfeit = Some((mover, f));
                     break 'game;
                 }
             };
-            turn_ms += ms;
+            turn.push(ms);
             if let Limit::Clock { .. } = limit {
                 clock[mover.index()] = (clock[mover.index()] - ms as i64).max(0);
             }
             match referee.play(&token) {
                 Ok(Played::Drew(_)) if referee.ending().is_some() => {
-                    times.push(turn_ms);
+                    times.push(turn.iter().sum());
+                    answers.push(turn);
                     break 'game;
                 }
                 Ok(Played::Drew(_)) => continue,
                 Ok(Played::Moved) => break,
                 Err(refusal) => {
                     if referee.pending().is_some() {
-                        times.push(turn_ms);
+                        times.push(turn.iter().sum());
+                        answers.push(turn);
                     }
                     let shown = if token.is_empty() {
                         "an empty bestmove".to_string()
@@ -158,7 +164,8 @@ pub fn play_game(
                 }
             }
         }
-        times.push(turn_ms);
+        times.push(turn.iter().sum());
+        answers.push(turn);
         if let Limit::Clock { inc_ms, .. } = limit {
             clock[mover.index()] += inc_ms as i64;
         }
@@ -168,6 +175,7 @@ pub fn play_game(
     let mut record = GameRecord::from_referee(&referee, white_side, black_side);
     record.tc = limit.describe();
     record.times_ms = times;
+    record.answers_ms = answers;
     if let Some((loser, f)) = forfeit {
         restart[loser.index()] = f.restart;
         let reason = format!("{loser} forfeits: {}", f.reason);
@@ -185,6 +193,11 @@ fn ask(
     allowed_ms: Option<u64>,
     judging: Judging,
 ) -> Result<(String, u64), Forfeit> {
+    // Idle first: whatever it printed since its last answer is dropped,
+    // a second `bestmove` included. The clock starts after `readyok`.
+    engine
+        .ready()
+        .map_err(|e| failure(e, "to isready before its turn"))?;
     let sent = engine.send(position).and_then(|()| engine.send(go));
     sent.map_err(|e| failure(e, "when asked to move"))?;
     let start = Instant::now();

@@ -23,7 +23,7 @@ use game::{play_game, Judging, Limit};
 use stats::{show_elo, Sprt, Tally, Verdict};
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -381,22 +381,21 @@ impl Config {
 }
 
 /// Reads the records of an interrupted match, refusing anything that is
-/// not a record of it.
+/// not a record of it. A last line without its newline was being written
+/// when the match stopped: a whole record there gets its newline back, a
+/// torn one is cut off the file (its game is played again), each with a
+/// warning on stderr; every line before it must be a record.
 fn read_records(config: &Config, path: &PathBuf) -> Result<Vec<GameRecord>, String> {
-    let file = match File::open(path) {
-        Ok(f) => f,
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let (body, tail) = bytes.split_at(complete);
     let mut records = Vec::new();
     let mut seen = BTreeSet::new();
-    for (i, line) in BufReader::new(file).lines().enumerate() {
-        let at = format!("{} line {}", path.display(), i + 1);
-        let line = line.map_err(|e| format!("{at}: {e}"))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let record = GameRecord::from_json_line(&line).map_err(|e| format!("{at}: {e}"))?;
+    let mut accept = |at: &str, record: GameRecord| -> Result<(), String> {
         config
             .check_record(&record)
             .map_err(|e| format!("{at}: {e}"))?;
@@ -405,6 +404,46 @@ fn read_records(config: &Config, path: &PathBuf) -> Result<Vec<GameRecord>, Stri
             return Err(format!("{at}: game {} is recorded twice", record.game));
         }
         records.push(record);
+        Ok(())
+    };
+    // `body` ends with its newline, so the last piece is empty and its
+    // number is the torn line's.
+    let mut count = 0;
+    for (i, line) in body.split(|&b| b == b'\n').enumerate() {
+        count = i + 1;
+        let at = format!("{} line {}", path.display(), i + 1);
+        let line = std::str::from_utf8(line).map_err(|_| format!("{at}: not UTF-8"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record = GameRecord::from_json_line(line).map_err(|e| format!("{at}: {e}"))?;
+        accept(&at, record)?;
+    }
+    if tail.iter().all(u8::is_ascii_whitespace) {
+        return Ok(records);
+    }
+    let at = format!("{} line {count}", path.display());
+    let whole = std::str::from_utf8(tail)
+        .ok()
+        .and_then(|t| GameRecord::from_json_line(t).ok());
+    let repair = OpenOptions::new().append(true).open(path);
+    match whole {
+        Some(record) => {
+            accept(&at, record)?;
+            repair
+                .and_then(|mut f| f.write_all(b"\n"))
+                .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+            eprintln!("warning: {at}: the last record had no newline; added it");
+        }
+        None => {
+            repair
+                .and_then(|f| f.set_len(complete as u64))
+                .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+            eprintln!(
+                "warning: {at}: dropped an unfinished last line ({} bytes); its game is played again",
+                tail.len()
+            );
+        }
     }
     Ok(records)
 }
@@ -521,16 +560,20 @@ impl Sinks {
         Ok(Sinks { out, text })
     }
 
+    /// Writes each record with its newline in one write and syncs it, so
+    /// that an interrupted match leaves at most its last line torn, which
+    /// `--resume` repairs.
     fn write(&mut self, config: &Config, record: &GameRecord) -> Result<(), String> {
+        let put = |file: &mut File, path: &PathBuf, text: String| {
+            file.write_all(text.as_bytes())
+                .and_then(|()| file.sync_data())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        };
         if let (Some(file), Some(path)) = (&mut self.out, &config.out) {
-            writeln!(file, "{}", record.to_json_line())
-                .and_then(|()| file.flush())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            put(file, path, format!("{}\n", record.to_json_line()))?;
         }
         if let (Some(file), Some(path)) = (&mut self.text, &config.text) {
-            writeln!(file, "{}", record.to_text())
-                .and_then(|()| file.flush())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            put(file, path, format!("{}\n", record.to_text()))?;
         }
         Ok(())
     }

@@ -12,10 +12,19 @@
 #           CRASH             exit at once with status 3
 #           SILENT            never answer (and ignore `stop`)
 #           SLEEP:MS:ENTRY    wait MS milliseconds, then answer ENTRY
+#           TWICE:ENTRY       answer ENTRY, then print the same bestmove again
+#           FLOOD:BYTES:ENTRY answer ENTRY, then print BYTES of info lines
+# With FAKE_CHILD_PIDS set to a file, the engine starts a child process
+# (a long sleep) and appends its pid there, and `quit` appends `quit`:
+# the child must not outlive the match.
 # `setoption name Fail ...` is refused with an error line, to test that
 # the runner stops on a refused option.
 set -f
 script=("$@")
+if [ -n "${FAKE_CHILD_PIDS:-}" ]; then
+  sleep 600 </dev/null >/dev/null 2>&1 &
+  echo $! >> "$FAKE_CHILD_PIDS"
+fi
 position=""
 while IFS= read -r line; do
   set -- $line
@@ -25,7 +34,7 @@ while IFS= read -r line; do
     setoption)
       if [ "${3:-}" = "Fail" ]; then echo "info string error: unknown option 'Fail'"; fi ;;
     position) position="$line" ;;
-    quit) exit 0 ;;
+    quit) [ -n "${FAKE_CHILD_PIDS:-}" ] && echo quit >> "$FAKE_CHILD_PIDS"; exit 0 ;;
     go)
       words=($position)
       ply=0 seen=0 drawn=""
@@ -46,11 +55,29 @@ while IFS= read -r line; do
         entry=${rest#*:}
         sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
       fi
+      after=""
+      if [[ "$entry" == TWICE:* ]]; then
+        entry=${entry#TWICE:}
+        after=twice
+      elif [[ "$entry" == FLOOD:* ]]; then
+        rest=${entry#FLOOD:}
+        after=${rest%%:*}
+        entry=${rest#*:}
+      fi
       case "$entry" in
         CRASH) exit 3 ;;
         SILENT) ;;
         \*@*) echo "bestmove ${drawn}${entry#\*}" ;;
         *) echo "bestmove $entry" ;;
+      esac
+      case "$after" in
+        "") ;;
+        twice) case "$entry" in
+                 \*@*) echo "bestmove ${drawn}${entry#\*}" ;;
+                 *) echo "bestmove $entry" ;;
+               esac ;;
+        *) flood="info string flood $(printf '%0200d' 0)"
+           yes "$flood" | head -n $((after / (${#flood} + 1))) ;;
       esac ;;
   esac
 done

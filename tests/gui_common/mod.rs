@@ -228,11 +228,14 @@ pub fn legal(state: &Value) -> Vec<String> {
 }
 
 /// What a state says about the game, without the parts that move on their
-/// own (version, the engine's view).
+/// own (version, the engine's view, the running turn's time).
 pub fn game_of(state: &Value) -> Value {
     let mut game = state.clone();
     let object = game.as_object_mut().expect("an object");
     object.remove("version");
     object.remove("engine");
+    // The running turn's time grows by itself; the clocks of finished
+    // answers (`clocks_ms`) stay part of the game.
+    object.remove("thinking_ms");
     game
 }
