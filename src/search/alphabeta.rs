@@ -267,9 +267,7 @@ impl<'a> Searcher<'a> {
         let Some((&now, before)) = self.keys.split_last() else {
             return false;
         };
-        let in_line = before[self.game_keys.min(before.len())..]
-            .iter()
-            .any(|&k| k == now);
+        let in_line = before[self.game_keys.min(before.len())..].contains(&now);
         in_line
             || before[..self.game_keys.min(before.len())]
                 .iter()
@@ -1005,14 +1003,16 @@ mod tests {
         let params = crate::search::Params {
             threads: 1,
             seed: 1,
-            multipv: 1,
+            player: crate::search::Player::Alphabeta,
+            hash_mib: 1,
             exploration: 1.4,
             playout_cap: 10,
             move_overhead: 0,
-            player: crate::search::Player::Alphabeta,
-            hash_mib: 1,
+            multipv: 1,
             policy: crate::search::playout::Policy::Uniform,
             leaf_depth: 0,
+            minimax_weight: 0.5,
+            hybrid_exploration: 0.1,
         };
         for _game in 0..300 {
             let mut pos = Position::startpos();
