@@ -56,7 +56,7 @@ pub const LOGISTIC_SCALE: f64 = 400.0;
 /// The weights of the evaluation's features ([`features::NAMES`]), in
 /// centipawns, fitted to game results by `examples/fit_eval.rs`.
 pub const WEIGHTS: [i32; FEATURES] = [
-    27, 190, 134, 116, 114, 13, 265, 203, 167, 155, 63, 38, 41, -17, -20, 40,
+    18, 239, 129, 109, 108, 25, 322, 206, 167, 144, 80, 37, 44, -15, -20, 53,
 ];
 
 /// The static evaluation of `pos` for the side to move, in centipawns.

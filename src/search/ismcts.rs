@@ -637,17 +637,13 @@ fn judge_outcomes(pos: &Position, judge: &mut LeafJudge, out: &mut Vec<Outcomes>
 }
 
 /// True when `pos`, just reached after the positions of `keys`, has
-/// occurred twice before. Only positions since the last irreversible turn
-/// can match.
+/// occurred twice before. All of `keys` is read: a step of a moved pawn
+/// resets the fifty-move count but can be undone by the whole group
+/// stepping the same way, and what cannot be undone (a placement, a
+/// capture, an unmoved pawn's first step) changes the key.
 fn occurs_for_the_third_time(keys: &[u64], pos: &Position) -> bool {
     let key = pos.hash();
-    let window = pos.halfmove_clock() as usize;
-    keys.iter()
-        .rev()
-        .take(window)
-        .filter(|&&k| k == key)
-        .count()
-        >= 2
+    keys.iter().filter(|&&k| k == key).count() >= 2
 }
 
 /// Where a descent ended.
@@ -1358,7 +1354,15 @@ mod tests {
 
     #[test]
     fn a_move_into_a_third_occurrence_is_a_draw() {
-        let pos: Position = "Q0,0/n1,1 w KRRBBNNPPPPPPPP/kqrrbbnpppppppp 10 6"
+        // The fifty-move count says nothing of repetition: a moved pawn's
+        // step resets it, yet the group can step back.
+        for clock in [10, 0] {
+            a_move_into_a_third_occurrence_is_a_draw_at(clock);
+        }
+    }
+
+    fn a_move_into_a_third_occurrence_is_a_draw_at(clock: u32) {
+        let pos: Position = format!("Q0,0/n1,1 w KRRBBNNPPPPPPPP/kqrrbbnpppppppp {clock} 6")
             .parse()
             .unwrap();
         let mv = pos.parse_move("0,0-0,1").unwrap();
