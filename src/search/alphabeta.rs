@@ -27,6 +27,7 @@ use super::eval;
 use super::features::{self, FEATURES};
 use super::{Action, ActionStats, Limits, Report};
 use crate::rules::{Colour, Kind, Move, MoveList, Position};
+use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -659,29 +660,40 @@ impl<'a> Searcher<'a> {
             return Ok(best);
         }
         alpha = alpha.max(best);
-        let mut moves: Vec<(i32, Move)> = list
-            .iter()
-            .filter_map(|&mv| match self.capture_order(mv) {
-                Some(o) => Some((o, mv)),
-                None => in_check.then_some((0, mv)),
-            })
-            .collect();
-        self.give_list(list);
-        moves.sort_by_key(|&(o, _)| std::cmp::Reverse(o));
-        for (_, mv) in moves {
+        // Most valuable victim first: the list is reordered in place.
+        let mut order: ArrayVec<(i32, u16), 256> = ArrayVec::new();
+        for (i, &mv) in list.iter().enumerate().take(256) {
+            match self.capture_order(mv) {
+                Some(o) => order.push((o, i as u16)),
+                None if in_check => order.push((0, i as u16)),
+                None => {}
+            }
+        }
+        order.sort_unstable_by_key(|&(o, i)| (std::cmp::Reverse(o), i));
+        let mut result = Ok(best);
+        for &(_, i) in &order {
+            let mv = list[i as usize];
             let undo = self.pos.make(mv);
             let score = self.quiesce(ply + 1, -beta, -alpha).map(|s| -s);
             self.pos.unmake(mv, undo);
-            let score = score?;
+            let score = match score {
+                Ok(s) => s,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            };
             if score > best {
                 best = score;
+                result = Ok(best);
             }
             alpha = alpha.max(score);
             if alpha >= beta {
                 break;
             }
         }
-        Ok(best)
+        self.give_list(list);
+        result
     }
 
     /// The value of drawing while in check, judged without searching the
