@@ -92,6 +92,20 @@ enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// How a fail-soft result `best` of a search within `(alpha, beta)`
+    /// bounds the true score.
+    fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One slot of the transposition table.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -100,6 +114,20 @@ struct Entry {
     score: i32,
     depth: i8,
     bound: Bound,
+}
+
+impl Entry {
+    /// The stored score, read at `ply`, when it settles a node searched
+    /// to `depth` within `(alpha, beta)`.
+    fn cutoff(&self, depth: i32, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        let s = from_table(self.score, ply);
+        let settles = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        (i32::from(self.depth) >= depth && settles).then_some(s)
+    }
 }
 
 /// The transposition table: one entry a slot, replaced when the new
@@ -308,17 +336,9 @@ impl<'a> Searcher<'a> {
         self.tick()?;
         let key = self.pos.hash();
         let remembered = self.table.probe(key);
-        if let Some(e) = remembered {
-            if i32::from(e.depth) >= depth && ply > 0 {
-                let s = from_table(e.score, ply);
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if usable {
-                    return Ok(s);
-                }
+        if let Some(s) = remembered.and_then(|e| e.cutoff(depth, ply, alpha, beta)) {
+            if ply > 0 {
+                return Ok(s);
             }
         }
         let in_check = self.pos.in_check();
@@ -406,13 +426,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.table.store(Entry {
             key,
             best: match best_action {
@@ -505,18 +519,8 @@ impl<'a> Searcher<'a> {
         self.tick()?;
         let key = placement_key(self.pos.hash(), kind);
         let remembered = self.table.probe(key);
-        if let Some(e) = remembered {
-            if i32::from(e.depth) >= depth {
-                let s = from_table(e.score, ply);
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if usable {
-                    return Ok(s);
-                }
-            }
+        if let Some(s) = remembered.and_then(|e| e.cutoff(depth, ply, alpha, beta)) {
+            return Ok(s);
         }
         let mut list = self.take_list();
         self.pos.generate_placements(kind, &mut list);
@@ -592,13 +596,7 @@ impl<'a> Searcher<'a> {
         }
         self.give_list(list);
         result?;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.table.store(Entry {
             key,
             best: best_move,
