@@ -737,20 +737,6 @@ impl<'a> Searcher<'a> {
         });
         actions
     }
-
-    /// One root action searched to `depth` within `(alpha, beta)`.
-    fn root_action(
-        &mut self,
-        action: Action,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-    ) -> Result<i32, Aborted> {
-        match action {
-            Action::Play(mv) => self.step(mv, depth - 1, 0, alpha, beta),
-            Action::Draw => self.chance(depth, 0, alpha, beta),
-        }
-    }
 }
 
 /// Never set: the stop flag of leaf searches, which the tree search
@@ -840,7 +826,7 @@ pub fn search(
         let mut iteration_best: Option<(Action, i32)> = None;
         let mut finished = true;
         for (i, &action) in actions.iter().enumerate() {
-            match searcher.root_action(action, depth, alpha, INFINITY) {
+            match searcher.action(action, depth - 1, 0, alpha, INFINITY) {
                 Ok(score) => {
                     scores[i] = score;
                     if score > alpha {
