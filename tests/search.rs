@@ -268,3 +268,30 @@ fn a_clock_is_spent_within_its_share() {
         start.elapsed()
     );
 }
+
+#[test]
+fn the_clock_runs_from_when_go_was_read() {
+    // A `go movetime 100` read 150 ms ago, the search only starting now
+    // (a busy machine): every player answers after little more than the
+    // work it cannot skip, never 100 ms of its own.
+    let p = pos(BLUNDERS[0]);
+    for player in [Player::Ismcts, Player::Alphabeta, Player::Ucb] {
+        let limits = Limits {
+            movetime: Some(100),
+            started: Some(Instant::now() - Duration::from_millis(150)),
+            ..Limits::default()
+        };
+        let params = Params {
+            player,
+            ..params(1, 5)
+        };
+        let (choice, reports) = run(&p, None, &limits, &params);
+        let last = reports.last().expect("a report");
+        assert!(choice.is_some());
+        assert!(
+            last.nodes <= 1024,
+            "{player:?} went on for {} nodes past its deadline",
+            last.nodes
+        );
+    }
+}

@@ -258,7 +258,8 @@ impl Engine {
             .and_then(|kind| self.game.position().ending_after_draw(kind))
     }
 
-    fn go(&mut self, limits: search::Limits) {
+    fn go(&mut self, mut limits: search::Limits) {
+        limits.started = Some(std::time::Instant::now());
         if let Some(end) = self.ending() {
             say(&format!("info string {end}"));
             say("bestmove (none)");

@@ -25,11 +25,11 @@
 
 use super::eval;
 use super::features::{self, FEATURES};
+use super::time::Clock;
 use super::{Action, ActionStats, Limits, Report};
 use crate::rules::{Colour, Kind, Move, MoveList, Position};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 /// The score of a won game.
 pub const WIN: i32 = 10_000;
@@ -203,8 +203,7 @@ struct Aborted;
 
 /// The limits of one search and its running counts.
 struct Budget<'a> {
-    start: Instant,
-    deadline: Option<Duration>,
+    clock: Clock,
     nodes_limit: u64,
     stop: &'a AtomicBool,
 }
@@ -258,10 +257,7 @@ impl<'a> Searcher<'a> {
         if self.nodes >= self.budget.nodes_limit {
             self.aborted = true;
         } else if self.nodes.is_multiple_of(CLOCK_EVERY) {
-            let late = self
-                .budget
-                .deadline
-                .is_some_and(|d| self.budget.start.elapsed() >= d);
+            let late = self.budget.clock.is_past_soft_limit();
             if late || self.budget.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             }
@@ -755,8 +751,7 @@ impl LeafJudge {
     /// quiescence alone).
     pub fn new(depth: i32) -> LeafJudge {
         let budget = Budget {
-            start: Instant::now(),
-            deadline: None,
+            clock: Clock::new(&Limits::default(), Colour::White, 0),
             nodes_limit: u64::MAX,
             stop: &NEVER,
         };
@@ -803,10 +798,8 @@ pub fn search(
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Report),
 ) -> Option<Action> {
-    let white = pos.side_to_move() == Colour::White;
     let budget = Budget {
-        start: Instant::now(),
-        deadline: limits.budget(white, params.move_overhead),
+        clock: Clock::new(limits, pos.side_to_move(), params.move_overhead),
         nodes_limit: limits.nodes.unwrap_or(u64::MAX),
         stop,
     };
@@ -868,10 +861,8 @@ pub fn search(
         }
         // The next depth takes several times this one: do not start what
         // cannot finish.
-        if let Some(deadline) = searcher.budget.deadline {
-            if searcher.budget.start.elapsed() * 2 > deadline && limits.movetime.is_none() {
-                break;
-            }
+        if searcher.budget.clock.is_too_late_to_deepen() {
+            break;
         }
         depth += 1;
     }
@@ -926,7 +917,7 @@ fn snapshot(actions: &[Action], scores: &[i32], nodes: u64, budget: &Budget) -> 
             .collect(),
         nodes,
         plies: 0,
-        elapsed: budget.start.elapsed(),
+        elapsed: budget.clock.elapsed(),
     }
 }
 
@@ -939,8 +930,7 @@ mod tests {
 
     fn searcher(pos: &Position) -> Searcher<'static> {
         let budget = Budget {
-            start: Instant::now(),
-            deadline: None,
+            clock: Clock::new(&Limits::default(), Colour::White, 0),
             nodes_limit: u64::MAX,
             stop: &NEVER,
         };

@@ -13,12 +13,12 @@
 
 use super::eval::win_probability;
 use super::playout::{playout, Policy};
+use super::time::Clock;
 use super::{Action, ActionStats, Cadence, Limits, Params, Player, Report};
 use crate::rules::{Colour, Move, Piece, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
 
 /// Results are summed in units of a quarter-thousandth of a game, so that
 /// threads can add them with one atomic instruction.
@@ -121,8 +121,7 @@ struct Shared<'a> {
     plies: AtomicU64,
     done: AtomicBool,
     stop: &'a AtomicBool,
-    start: Instant,
-    deadline: Option<Instant>,
+    clock: Clock,
     limit: u64,
     cap: u32,
     policy: Policy,
@@ -157,7 +156,7 @@ impl Shared<'_> {
         Report {
             nodes: actions_visits(&self.tallies),
             plies: self.plies.load(Ordering::Relaxed),
-            elapsed: self.start.elapsed(),
+            elapsed: self.clock.elapsed(),
             actions,
         }
     }
@@ -189,7 +188,7 @@ impl Shared<'_> {
     fn should_stop(&self) -> bool {
         self.done.load(Ordering::Relaxed)
             || self.stop.load(Ordering::Relaxed)
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.clock.is_past_soft_limit()
     }
 
     /// Runs iterations until the search ends. The first worker also
@@ -245,8 +244,6 @@ pub fn search(
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Report),
 ) -> Action {
-    let start = Instant::now();
-    let white = pos.side_to_move() == Colour::White;
     let shared = Shared {
         pos,
         actions,
@@ -255,10 +252,7 @@ pub fn search(
         plies: AtomicU64::new(0),
         done: AtomicBool::new(false),
         stop,
-        start,
-        deadline: limits
-            .budget(white, params.move_overhead)
-            .map(|b| start + b),
+        clock: Clock::new(limits, pos.side_to_move(), params.move_overhead),
         limit: limits.nodes.unwrap_or(u64::MAX),
         cap: params.playout_cap,
         policy: params.policy,

@@ -117,13 +117,13 @@
 use super::alphabeta::{expected_result, LeafJudge};
 use super::eval::win_probability;
 use super::playout::{playout, Policy};
+use super::time::Clock;
 use super::{Action, ActionStats, Cadence, Limits, Params, Report};
 use crate::rules::{Colour, Kind, Move, MoveList, Piece, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// The edge into a node: what was chosen, or drawn, to reach it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -666,7 +666,8 @@ impl Tree {
         capacity: usize,
     ) -> Tree {
         let capacity = capacity.max(1 + super::MAX_ROOT_ACTIONS);
-        let mut nodes = Vec::with_capacity(capacity.min(1 << 20));
+        let mut nodes = spare_nodes();
+        nodes.reserve(capacity.min(1 << 20));
         nodes.push(Node::new(Edge::Root, root.side_to_move().opposite()));
         let mut tree = Tree {
             nodes,
@@ -1085,62 +1086,6 @@ impl Actions {
     }
 }
 
-/// When to stop, from the limits and the state of the root.
-struct Clock {
-    start: Instant,
-    /// The time this move should take.
-    soft: Option<Duration>,
-    /// The time it may take when the best actions are close.
-    hard: Option<Duration>,
-    /// The limits allow stopping early or going on (a clock, not an exact
-    /// `movetime`).
-    flexible: bool,
-}
-
-impl Clock {
-    fn new(limits: &Limits, white: bool, overhead: u64) -> Clock {
-        let soft = limits.budget(white, overhead);
-        let hard = limits.max_budget(white, overhead);
-        Clock {
-            start: Instant::now(),
-            soft,
-            hard: hard.or(soft),
-            flexible: limits.movetime.is_none() && soft.is_some() && limits.nodes.is_none(),
-        }
-    }
-
-    /// True once no rule lets the search go on: past the hard limit, or
-    /// past an exact `movetime`. Cheap enough to ask every iteration.
-    fn is_past_hard_limit(&self) -> bool {
-        let limit = if self.flexible { self.hard } else { self.soft };
-        limit.is_some_and(|l| self.start.elapsed() >= l)
-    }
-
-    /// True when the search should end, given the most and second most
-    /// visited root actions and the iterations so far.
-    fn is_up(&self, best: u64, second: u64, done: u64) -> bool {
-        let elapsed = self.start.elapsed();
-        let (Some(soft), Some(hard)) = (self.soft, self.hard) else {
-            return false;
-        };
-        if elapsed >= hard {
-            return true;
-        }
-        if !self.flexible {
-            return elapsed >= soft;
-        }
-        // Smart pruning: stop when the runner-up cannot catch the best in
-        // the time left, at the rate seen so far.
-        let rate = done as f64 / elapsed.as_secs_f64().max(1e-3);
-        let left = rate * soft.saturating_sub(elapsed).as_secs_f64();
-        if elapsed >= soft / 10 && (second as f64) + left < best as f64 {
-            return true;
-        }
-        // Past the soft limit, go on only while the two are close.
-        elapsed >= soft && (second as f64) < 0.9 * best as f64
-    }
-}
-
 /// What the threads share: the tree, the claim counter and the flags.
 struct Shared<'a> {
     tree: Mutex<Tree>,
@@ -1159,6 +1104,45 @@ impl Shared<'_> {
     fn tree(&self) -> MutexGuard<'_, Tree> {
         lock(&self.tree)
     }
+}
+
+/// The node array of the last search, emptied, kept for the next: a
+/// search that frees its tree before answering, or faults in a new one,
+/// spends that time past its deadline when the machine is busy.
+static SPARE_NODES: Mutex<Vec<Node>> = Mutex::new(Vec::new());
+
+/// The spare node array, empty.
+fn spare_nodes() -> Vec<Node> {
+    let mut nodes = std::mem::take(&mut *SPARE_NODES.lock().unwrap_or_else(|p| p.into_inner()));
+    nodes.clear();
+    nodes
+}
+
+/// Keeps `nodes` for the next search.
+fn keep_spare_nodes(nodes: Vec<Node>) {
+    *SPARE_NODES.lock().unwrap_or_else(|p| p.into_inner()) = nodes;
+}
+
+/// The worker pool of the last search, kept for the next one of as many
+/// threads: starting threads for every `go` is time taken from the move.
+static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+
+/// A pool of `threads` workers, or `None` if none could be made.
+fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
+    let mut kept = POOL.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((n, pool)) = kept.as_ref() {
+        if *n == threads {
+            return Some(Arc::clone(pool));
+        }
+    }
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .ok()?,
+    );
+    *kept = Some((threads, Arc::clone(&pool)));
+    Some(pool)
 }
 
 /// Locks the tree. A worker that panicked left it consistent between
@@ -1232,7 +1216,7 @@ fn snapshot(shared: &Shared, clock: &Clock) -> Report {
         actions,
         nodes,
         plies: shared.plies.load(Ordering::Relaxed),
-        elapsed: clock.start.elapsed(),
+        elapsed: clock.elapsed(),
     }
 }
 
@@ -1249,11 +1233,7 @@ pub fn search(
     report: &mut dyn FnMut(&Report),
 ) -> Option<Action> {
     let threads = params.threads.max(1);
-    let clock = Clock::new(
-        limits,
-        pos.side_to_move() == Colour::White,
-        params.move_overhead,
-    );
+    let clock = Clock::new(limits, pos.side_to_move(), params.move_overhead);
     let seed = if params.seed == 0 {
         rand::random()
     } else {
@@ -1279,14 +1259,7 @@ pub fn search(
         // The calling thread walks and reports; a pool of the other
         // threads walks beside it. Without a pool (one thread, or none
         // could be made) the calling thread walks alone.
-        let pool = (threads > 1)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads - 1)
-                    .build()
-                    .ok()
-            })
-            .flatten();
+        let pool = (threads > 1).then(|| pool(threads - 1)).flatten();
         match pool {
             Some(pool) => pool.in_place_scope(|scope| {
                 for (w, walker) in rest.iter_mut().enumerate() {
@@ -1300,6 +1273,8 @@ pub fn search(
     }
     let last = snapshot(&shared, &clock);
     report(&last);
+    let tree = shared.tree.into_inner().unwrap_or_else(|p| p.into_inner());
+    keep_spare_nodes(tree.nodes);
     last.actions.first().map(|s| s.action)
 }
 

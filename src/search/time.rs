@@ -2,7 +2,7 @@
 //! The search loop only asks "should I stop?"; the policy lives here.
 
 use crate::rules::Colour;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The limits of one search, as `go` gives them (milliseconds).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -23,6 +23,12 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Until `stop`.
     pub infinite: bool,
+    /// When the clock started: when `go` was read, so that the time
+    /// spent before the search begins (a thread to start, a tree to set
+    /// up, on a machine too busy to run them at once) counts against the
+    /// move as the caller's clock counts it. `None`: when the search
+    /// starts.
+    pub started: Option<Instant>,
 }
 
 /// How much of the clock a move may use when no `movestogo` is given: as
@@ -77,6 +83,83 @@ impl Limits {
     }
 }
 
+/// The clock of one search: every player asks it whether to stop.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    start: Instant,
+    /// The time this move should take.
+    soft: Option<Duration>,
+    /// The time it may take when the best actions are close.
+    hard: Option<Duration>,
+    /// The limits allow stopping early or going on (a clock, not an exact
+    /// `movetime` or a node count).
+    flexible: bool,
+}
+
+impl Clock {
+    /// The clock of a search by `colour` under `limits`, keeping
+    /// `overhead` ms back for the channel.
+    pub fn new(limits: &Limits, colour: Colour, overhead: u64) -> Clock {
+        let white = colour == Colour::White;
+        let soft = limits.budget(white, overhead);
+        let hard = limits.max_budget(white, overhead);
+        Clock {
+            start: limits.started.unwrap_or_else(Instant::now),
+            soft,
+            hard: hard.or(soft),
+            flexible: limits.movetime.is_none() && soft.is_some() && limits.nodes.is_none(),
+        }
+    }
+
+    /// The time since the clock started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// True once the time this move should take is spent.
+    pub fn is_past_soft_limit(&self) -> bool {
+        self.soft.is_some_and(|l| self.elapsed() >= l)
+    }
+
+    /// True once no rule lets the search go on: past the hard limit, or
+    /// past an exact `movetime`. Cheap enough to ask every iteration.
+    pub fn is_past_hard_limit(&self) -> bool {
+        let limit = if self.flexible { self.hard } else { self.soft };
+        limit.is_some_and(|l| self.elapsed() >= l)
+    }
+
+    /// True when a search that deepens step by step should not start a
+    /// step that takes several times the last: half the move's time is
+    /// gone, and the limits let it stop early.
+    pub fn is_too_late_to_deepen(&self) -> bool {
+        self.flexible && self.soft.is_some_and(|l| self.elapsed() * 2 > l)
+    }
+
+    /// True when a tree search should end, given the visits of its most
+    /// and second most visited root actions and the iterations so far.
+    pub fn is_up(&self, best: u64, second: u64, done: u64) -> bool {
+        let elapsed = self.elapsed();
+        let (Some(soft), Some(hard)) = (self.soft, self.hard) else {
+            return false;
+        };
+        if elapsed >= hard {
+            return true;
+        }
+        if !self.flexible {
+            return elapsed >= soft;
+        }
+        // Smart pruning: stop when the runner-up cannot catch the best in
+        // the time left, at the rate seen so far.
+        let rate = done as f64 / elapsed.as_secs_f64().max(1e-3);
+        let left = rate * soft.saturating_sub(elapsed).as_secs_f64();
+        if elapsed >= soft / 10 && (second as f64) + left < best as f64 {
+            return true;
+        }
+        // Past the soft limit, go on only while the two are close.
+        elapsed >= soft && (second as f64) < 0.9 * best as f64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,5 +202,28 @@ mod tests {
         assert_eq!(ms(clock.max_budget(false, 0)), Some(300));
         assert_eq!(ms(last.max_budget(true, 0)), Some(50));
         assert_eq!(ms(movetime.max_budget(true, 50)), Some(950));
+    }
+
+    #[test]
+    fn the_clock_counts_from_when_go_was_read() {
+        let limits = Limits {
+            movetime: Some(100),
+            started: Some(Instant::now() - Duration::from_millis(150)),
+            ..Limits::default()
+        };
+        let clock = Clock::new(&limits, Colour::White, 0);
+        assert!(clock.elapsed() >= Duration::from_millis(150));
+        assert!(clock.is_past_soft_limit() && clock.is_past_hard_limit());
+        let fresh = Clock::new(
+            &Limits {
+                started: None,
+                ..limits
+            },
+            Colour::White,
+            0,
+        );
+        assert!(!fresh.is_past_hard_limit());
+        // An exact movetime is spent to the end, never cut for depth.
+        assert!(!fresh.is_too_late_to_deepen());
     }
 }
