@@ -2,7 +2,7 @@
 //! a seed, always legal, finds a mate in one, avoids a move that allows
 //! one, and stops on time.
 
-use chex::rules::{Ending, GameEnd, Kind, Move, Position};
+use chex::rules::{Ending, Game, GameEnd, Kind, Move, Position};
 use chex::search::playout::{random_turn, Policy, Turn};
 use chex::search::{self, root_actions, Action, Limits, Params, Player, Report};
 use rand::{Rng, SeedableRng};
@@ -24,6 +24,7 @@ fn params(threads: usize, seed: u64) -> Params {
         leaf_depth: 0,
         minimax_weight: 0.5,
         hybrid_exploration: 0.1,
+        contempt: 0,
     }
 }
 
@@ -293,5 +294,55 @@ fn the_clock_runs_from_when_go_was_read() {
             "{player:?} went on for {} nodes past its deadline",
             last.nodes
         );
+    }
+}
+
+#[test]
+fn contempt_steers_away_from_a_repetition_or_into_it() {
+    // Two bishops leapfrog across the table; Black's next step makes the
+    // position occur for the third time (up to translation): a draw.
+    let mut game = Game::new(Position::startpos());
+    for token in [
+        "B@0,0",
+        "b@0,1",
+        "0,0--1,1",
+        "0,1--1,2",
+        "-1,1--2,2",
+        "-1,2--2,1",
+        "-2,2--1,1",
+    ] {
+        let mv = game.position().parse_move(token).unwrap();
+        game.play(mv).unwrap();
+    }
+    let repeat = game.position().parse_move("-2,1--1,2").unwrap();
+    let mut after = game.clone();
+    after.play(repeat).unwrap();
+    assert!(matches!(after.ending(), Some(GameEnd { winner: None, .. })));
+    let limits = nodes(3000);
+    for player in [Player::Ismcts, Player::Alphabeta] {
+        // Contempt makes the draw worth 27% to the engine; a negative one
+        // makes it worth 73%, more than anything else on offer.
+        for (contempt, repeats) in [(400, false), (-400, true)] {
+            let p = Params {
+                player,
+                contempt,
+                ..params(1, 7)
+            };
+            let stop = AtomicBool::new(false);
+            let choice = search::search(
+                game.position(),
+                None,
+                game.recent_keys(),
+                &limits,
+                &p,
+                &stop,
+                &mut |_| {},
+            );
+            assert_eq!(
+                choice == Some(Action::Play(repeat)),
+                repeats,
+                "{player:?} with contempt {contempt} chose {choice:?}"
+            );
+        }
     }
 }

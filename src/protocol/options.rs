@@ -100,6 +100,9 @@ const DEFAULT_HYBRID_EXPLORATION: f64 = 0.1;
 /// How much the hybrid search weighs minimax values against means.
 const DEFAULT_MINIMAX_WEIGHT: f64 = 0.5;
 
+/// What a draw costs the engine, in centipawns.
+const DEFAULT_CONTEMPT: i64 = 100;
+
 /// The largest seed: 2^53 − 1, exact in every GUI's number type.
 const MAX_SEED: i64 = (1 << 53) - 1;
 
@@ -117,6 +120,7 @@ pub fn specs() -> Vec<OptionSpec> {
         spin("PlayoutCap", 10, 1, 10_000),
         spin("Hash", 256, 1, 1 << 16),
         spin("LeafDepth", 0, -1, 3),
+        spin("Contempt", DEFAULT_CONTEMPT, -1000, 1000),
         OptionSpec {
             name: "Exploration",
             kind: OptionKind::Real {
@@ -195,6 +199,7 @@ impl Default for Options {
                 leaf_depth: 0,
                 minimax_weight: 0.0,
                 hybrid_exploration: 0.0,
+                contempt: 0,
             },
             show_wdl: false,
             verbose_stats: false,
@@ -239,6 +244,7 @@ impl Options {
                         p.hash_mib = v as usize;
                     }
                     "LeafDepth" => p.leaf_depth = v as i32,
+                    "Contempt" => p.contempt = v as i32,
                     _ => unreachable!("every spin option is handled"),
                 }
             }

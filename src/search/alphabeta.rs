@@ -75,8 +75,22 @@ pub fn score_of_centipawns(cp: i32) -> i32 {
 
 /// The static evaluation on the scale of expected results.
 pub fn evaluate(pos: &Position) -> i32 {
-    score_of_centipawns(centipawns(pos))
+    let mut score = score_of_centipawns(centipawns(pos)) as f64;
+    for colour in Colour::ALL {
+        if features::king_has_no_square(pos, colour) {
+            let pile = pos.pile(colour).len() as f64;
+            score *= 1.0 - (STRANDED_KING_RISK / pile).min(1.0);
+        }
+    }
+    score.round() as i32
 }
+
+/// How a king that could not be placed if drawn now draws the game
+/// nearer: the evaluation shrinks towards a draw by this many times the
+/// chance that the king comes next. More than once that chance, because
+/// the side that strands it tends to go on doing so (a lone queen or king
+/// that captures every tile placed beside it) until the king comes.
+const STRANDED_KING_RISK: f64 = 8.0;
 
 /// The chance of winning, 0 to 1 (a draw counting a half), that a score
 /// stands for.
@@ -223,6 +237,10 @@ struct Searcher<'a> {
     aborted: bool,
     /// Buffers for generating moves, one list a node on the line.
     lists: Vec<Box<MoveList>>,
+    /// The side to move at the root: the side the engine plays.
+    engine: Colour,
+    /// What a draw costs the engine, on the scale of scores.
+    contempt: i32,
 }
 
 impl<'a> Searcher<'a> {
@@ -245,6 +263,18 @@ impl<'a> Searcher<'a> {
             budget,
             aborted: false,
             lists: Vec::new(),
+            engine: pos.side_to_move(),
+            contempt: 0,
+        }
+    }
+
+    /// The score of a drawn game for the side to move: below zero for
+    /// the engine, by its contempt, above for its opponent.
+    fn draw_score(&self) -> i32 {
+        if self.pos.side_to_move() == self.engine {
+            -self.contempt
+        } else {
+            self.contempt
         }
     }
 
@@ -324,7 +354,7 @@ impl<'a> Searcher<'a> {
         beta: i32,
     ) -> Result<i32, Aborted> {
         if ply > 0 && self.is_drawn() {
-            return Ok(0);
+            return Ok(self.draw_score());
         }
         if depth <= 0 || ply >= MAX_PLY - 8 {
             return self.quiesce(ply, alpha, beta);
@@ -343,7 +373,11 @@ impl<'a> Searcher<'a> {
         let can_draw = !self.pos.pile(self.pos.side_to_move()).is_empty();
         if list.is_empty() && !can_draw {
             self.give_list(list);
-            return Ok(if in_check { -(WIN - ply as i32) } else { 0 });
+            return Ok(if in_check {
+                -(WIN - ply as i32)
+            } else {
+                self.draw_score()
+            });
         }
         let remembered_move = remembered.and_then(|e| e.best);
         let killers = self.killers[ply];
@@ -525,7 +559,7 @@ impl<'a> Searcher<'a> {
             return Ok(if self.pos.in_check() {
                 -(WIN - ply as i32)
             } else {
-                0
+                self.draw_score()
             });
         }
         // Near the enemy king first, where checks and attacks are; a king
@@ -623,7 +657,11 @@ impl<'a> Searcher<'a> {
             self.pos.generate_steps(&mut list);
             if list.is_empty() && pile.is_empty() {
                 self.give_list(list);
-                return Ok(if in_check { -(WIN - ply as i32) } else { 0 });
+                return Ok(if in_check {
+                    -(WIN - ply as i32)
+                } else {
+                    self.draw_score()
+                });
             }
         } else {
             // Only captures are wanted: test the legality of those alone.
@@ -805,6 +843,7 @@ pub fn search(
     };
     let table = kept_table(params.hash_mib.min(TABLE_MIB_LIMIT));
     let mut searcher = Searcher::new(pos, history, table, budget);
+    searcher.contempt = score_of_centipawns(params.contempt);
     let mut actions = searcher.root(pending);
     if actions.is_empty() {
         return None;
@@ -924,6 +963,21 @@ fn snapshot(actions: &[Action], scores: &[i32], nodes: u64, budget: &Budget) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stranded_king_draws_the_evaluation_towards_a_draw() {
+        // White's lone queen leaves Black's king no square. With eight
+        // tiles or fewer in Black's pile the king comes too soon to play
+        // on: the position is judged a draw; with more, half-way there.
+        let few: Position = "Q0,0 b KRRBBNNPPPPPPPP/kqrrbbnp 0 1".parse().unwrap();
+        assert_ne!(centipawns(&few), 0);
+        assert_eq!(evaluate(&few), 0);
+        let full: Position = "Q0,0 b KRRBBNNPPPPPPPP/kqrrbbnnpppppppp 0 1"
+            .parse()
+            .unwrap();
+        let plain = score_of_centipawns(centipawns(&full));
+        assert_eq!(evaluate(&full), (plain as f64 * 0.5).round() as i32);
+    }
     use crate::search::playout::{random_turn, Turn};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
@@ -999,6 +1053,7 @@ mod tests {
             leaf_depth: 0,
             minimax_weight: 0.5,
             hybrid_exploration: 0.1,
+            contempt: 0,
         };
         for _game in 0..300 {
             let mut pos = Position::startpos();

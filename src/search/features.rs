@@ -67,6 +67,32 @@ fn king_surroundings(pos: &Position, colour: Colour) -> (i32, [i32; 2]) {
     (open, tiles)
 }
 
+/// True when `colour`'s king is in its pile and, drawn now, would have
+/// no square: every empty square by the table is attacked by the other
+/// side. Its owner's draw may then end the game in a stalemate. The
+/// attacks are counted as [`Position::attack_count`] does, without the
+/// connection rule's exemption, so a rare square is missed.
+///
+/// Only a side with at most one tile on the table is looked at: that is
+/// where it happens (a lone queen or king taking each tile placed beside
+/// it), and the squares round a side's own tiles are seldom all held.
+pub fn king_has_no_square(pos: &Position, colour: Colour) -> bool {
+    if pos.pile(colour).count(Kind::King) == 0 || pos.tile_count() == 0 {
+        return false;
+    }
+    let own: u32 = Kind::ALL.iter().map(|&k| pos.table_count(colour, k)).sum();
+    if own > 1 {
+        return false;
+    }
+    let enemy = colour.opposite();
+    !pos.tiles().iter().any(|tile| {
+        AROUND.iter().any(|&(dx, dy)| {
+            let square = tile.square.offset(dx, dy);
+            pos.tile_at(square).is_none() && pos.attack_count(enemy, square) == 0
+        })
+    })
+}
+
 /// The features of `pos`, for the side to move.
 pub fn features(pos: &Position) -> [i32; FEATURES] {
     let us = pos.side_to_move();
@@ -123,5 +149,26 @@ mod tests {
         for i in 1..FEATURES {
             assert_eq!(black[i], -white[i], "{}", NAMES[i]);
         }
+    }
+
+    #[test]
+    fn a_king_has_no_square_beside_a_lone_queen() {
+        // Every square by a lone queen is hers: Black's king, drawn now,
+        // could not be placed; White's could be anywhere by her.
+        let queen: Position = "Q0,0 b KRRBBNNPPPPPPPP/kqrrbbnnpppppppp 0 1"
+            .parse()
+            .unwrap();
+        assert!(king_has_no_square(&queen, Colour::Black));
+        assert!(!king_has_no_square(&queen, Colour::White));
+        // A lone rook leaves the corners.
+        let rook: Position = "R0,0 b KQRBBNNPPPPPPPP/kqrrbbnnpppppppp 0 1"
+            .parse()
+            .unwrap();
+        assert!(!king_has_no_square(&rook, Colour::Black));
+        // A king already placed is never stranded.
+        let placed: Position = "Q0,0/p1,0/k2,1 w KRRBBNNPPPPPPPP/qrrbbnnppppppp 0 2"
+            .parse()
+            .unwrap();
+        assert!(!king_has_no_square(&placed, Colour::Black));
     }
 }

@@ -113,8 +113,13 @@
 //! for the third time ends the iteration as a draw, so that a winning side
 //! does not wander into a repetition. Playouts count repetitions from
 //! their own start only.
+//!
+//! A drawn game, by repetition or stalemate, is worth half a point less
+//! the `Contempt` option's share to the side the engine plays, and as
+//! much more to its opponent: the engine plays on against a side it
+//! leads rather than take a draw it cannot tell from an even game.
 
-use super::alphabeta::{expected_result, LeafJudge};
+use super::alphabeta::{expected_result, score_of_centipawns, LeafJudge};
 use super::eval::win_probability;
 use super::playout::{playout, Policy};
 use super::time::Clock;
@@ -206,12 +211,12 @@ impl Proof {
         }
     }
 
-    /// The proven result, 0 to 1.
-    fn value(self) -> Option<f32> {
+    /// The proven result, 0 to 1, a draw worth `draw` to the side.
+    fn value(self, draw: f32) -> Option<f32> {
         match self {
             Proof::Unknown => None,
             Proof::Loss => Some(0.0),
-            Proof::Draw => Some(0.5),
+            Proof::Draw => Some(draw),
             Proof::Win => Some(1.0),
         }
     }
@@ -222,6 +227,33 @@ impl Proof {
             None => Proof::Draw,
             Some(w) if w == side => Proof::Win,
             Some(_) => Proof::Loss,
+        }
+    }
+}
+
+/// What a drawn game is worth to White: half a point, less the engine's
+/// contempt when the engine plays White (more when it plays Black), so
+/// that every draw the search meets, in the tree or among the judged
+/// leaves, weighs the same.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct DrawValue(f32);
+
+impl DrawValue {
+    /// The value of a draw for a search by `engine` with `contempt`
+    /// centipawns.
+    fn new(engine: Colour, contempt: i32) -> DrawValue {
+        let ours = expected_result(score_of_centipawns(-contempt)) as f32;
+        DrawValue(match engine {
+            Colour::White => ours,
+            Colour::Black => 1.0 - ours,
+        })
+    }
+
+    /// What a draw is worth to `side`.
+    fn for_side(self, side: Colour) -> f32 {
+        match side {
+            Colour::White => self.0,
+            Colour::Black => 1.0 - self.0,
         }
     }
 }
@@ -265,21 +297,21 @@ impl Node {
 
     /// Records the node's status; a finished game is proven, its
     /// minimax value exact.
-    fn settle(&mut self, status: Status) {
+    fn settle(&mut self, status: Status, draw: DrawValue) {
         self.status = status;
         if let Status::Over(winner) = status {
             self.proof = Proof::of(winner, self.mover);
-            self.minimax = self.proof.value().unwrap_or(0.5);
+            self.minimax = self.proof.value(draw.for_side(self.mover)).unwrap_or(0.5);
         }
     }
 
     /// The result to back up from this node when the descent ends here:
     /// the proven one, else its minimax value.
-    fn outcome(&self) -> Outcome {
+    fn outcome(&self, draw: DrawValue) -> Outcome {
         match self.proof {
-            Proof::Win => Outcome::of(Some(self.mover)),
-            Proof::Loss => Outcome::of(Some(self.mover.opposite())),
-            Proof::Draw => Outcome::of(None),
+            Proof::Win => Outcome::of(Some(self.mover), draw),
+            Proof::Loss => Outcome::of(Some(self.mover.opposite()), draw),
+            Proof::Draw => Outcome::of(None, draw),
             Proof::Unknown => {
                 let v = self.minimax as f64;
                 Outcome {
@@ -297,14 +329,14 @@ impl Node {
 /// The result of one iteration, from White's side.
 #[derive(Clone, Copy, Debug)]
 struct Outcome {
-    /// 1 White won, 0 Black won, ½ a draw, or a material judgement.
+    /// 1 White won, 0 Black won, a draw's [`DrawValue`], or a judgement.
     white: f64,
     /// 1 when the game was drawn.
     draw: f64,
 }
 
 impl Outcome {
-    fn of(winner: Option<Colour>) -> Outcome {
+    fn of(winner: Option<Colour>, draw: DrawValue) -> Outcome {
         match winner {
             Some(Colour::White) => Outcome {
                 white: 1.0,
@@ -315,7 +347,7 @@ impl Outcome {
                 draw: 0.0,
             },
             None => Outcome {
-                white: 0.5,
+                white: draw.0 as f64,
                 draw: 1.0,
             },
         }
@@ -336,6 +368,8 @@ pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 pub struct Tree {
     nodes: Vec<Node>,
     capacity: usize,
+    /// What a draw is worth.
+    draw: DrawValue,
     root: Position,
     pending: Option<Kind>,
     exploration: f64,
@@ -377,6 +411,8 @@ pub struct Walker {
     judge: Option<LeafJudge>,
     /// The outcomes of a draw being opened, judged: a buffer.
     outcomes: Vec<Outcomes>,
+    /// What a draw is worth, as the tree counts it.
+    draw: DrawValue,
 }
 
 /// A kind a draw can bring, as judged when the draw is opened: how many
@@ -401,6 +437,7 @@ impl Walker {
             plies: 0,
             judge: (params.leaf_depth >= 0).then(|| LeafJudge::new(params.leaf_depth)),
             outcomes: Vec::new(),
+            draw: tree.draw,
         }
     }
 
@@ -425,7 +462,7 @@ impl Walker {
     /// hybrid search, the node's value; otherwise a playout from it.
     fn leaf(&self, tree: &Tree, n: usize, pending: Option<Kind>) -> Leaf {
         if tree.hybrid {
-            Leaf::Ended(tree.nodes[n].outcome())
+            Leaf::Ended(tree.nodes[n].outcome(tree.draw))
         } else {
             Leaf::PlayOut(pending)
         }
@@ -453,7 +490,7 @@ impl Walker {
         loop {
             // A proven node needs no search: its result is backed up.
             if guard.nodes[n].proof != Proof::Unknown {
-                return Leaf::Ended(guard.nodes[n].outcome());
+                return Leaf::Ended(guard.nodes[n].outcome(guard.draw));
             }
             // A node reached for the first time: with playouts, play out
             // from here; it is opened when it is passed through. The
@@ -470,13 +507,14 @@ impl Walker {
                 drop(guard);
                 self.actions.find(&mut self.pos, pending);
                 if let Some(judge) = self.judge.as_mut() {
-                    self.actions.judge(&mut self.pos, &self.keys, judge);
+                    self.actions
+                        .judge(&mut self.pos, &self.keys, judge, self.draw);
                 }
                 guard = lock(tree);
                 guard.open(n, &self.actions);
                 if hybrid {
                     guard.update(n);
-                    return Leaf::Ended(guard.nodes[n].outcome());
+                    return Leaf::Ended(guard.nodes[n].outcome(guard.draw));
                 }
                 if guard.nodes[n].first_child == NONE {
                     return Leaf::PlayOut(pending);
@@ -504,7 +542,7 @@ impl Walker {
                         known => known,
                     };
                     guard = lock(tree);
-                    guard.nodes[child].settle(status);
+                    guard.settle(child, status);
                     n = child;
                     first_visit = node.visits == 0;
                     status
@@ -521,7 +559,7 @@ impl Walker {
                             guard = lock(tree);
                             guard.open_judged_chance(child, &self.outcomes);
                             guard.update(child);
-                            return Leaf::Ended(guard.nodes[child].outcome());
+                            return Leaf::Ended(guard.nodes[child].outcome(guard.draw));
                         }
                     }
                     let pile = self.pos.pile(self.pos.side_to_move());
@@ -545,7 +583,7 @@ impl Walker {
                             None => Status::Ongoing,
                         };
                         guard = lock(tree);
-                        guard.nodes[drawn].settle(status);
+                        guard.settle(drawn, status);
                     }
                     guard.nodes[drawn].status
                 }
@@ -553,7 +591,7 @@ impl Walker {
                 Edge::Root | Edge::Drawn(_) => return self.leaf(&guard, n, pending),
             };
             if let Status::Over(winner) = status {
-                return Leaf::Ended(Outcome::of(winner));
+                return Leaf::Ended(Outcome::of(winner, self.draw));
             }
         }
     }
@@ -562,7 +600,7 @@ impl Walker {
     fn judge_outcomes(&mut self) {
         self.outcomes.clear();
         if let Some(judge) = self.judge.as_mut() {
-            judge_outcomes(&self.pos, judge, &mut self.outcomes);
+            judge_outcomes(&self.pos, judge, self.draw, &mut self.outcomes);
         }
     }
 
@@ -584,7 +622,7 @@ impl Walker {
         if let Some(kind) = pending {
             let placements = pos.legal_placements(kind);
             if placements.is_empty() {
-                return Outcome::of(pos.ending_when_stuck(kind).winner);
+                return Outcome::of(pos.ending_when_stuck(kind).winner, self.draw);
             }
             let to = placements[self.rng.gen_range(0..placements.len())].to();
             pos.make(Move::Place {
@@ -596,7 +634,7 @@ impl Walker {
         let playout = playout(pos, &mut self.rng, self.cap, self.policy);
         self.plies += playout.plies as u64;
         match playout.end {
-            Some(end) => Outcome::of(end.winner),
+            Some(end) => Outcome::of(end.winner, self.draw),
             None => Outcome {
                 white: win_probability(pos, Colour::White),
                 draw: 0.0,
@@ -617,7 +655,7 @@ impl Walker {
 /// Judges each kind the side to move of `pos` can draw, into `out`: its
 /// count in the pile, the drawer's value of holding it (the best
 /// placement, searched by `judge`), and whether the game ends there.
-fn judge_outcomes(pos: &Position, judge: &mut LeafJudge, out: &mut Vec<Outcomes>) {
+fn judge_outcomes(pos: &Position, judge: &mut LeafJudge, draw: DrawValue, out: &mut Vec<Outcomes>) {
     out.clear();
     let us = pos.side_to_move();
     let pile = pos.pile(us);
@@ -625,7 +663,8 @@ fn judge_outcomes(pos: &Position, judge: &mut LeafJudge, out: &mut Vec<Outcomes>
         let (status, value) = match pos.ending_after_draw(kind) {
             Some(end) => {
                 let status = Status::Over(end.winner);
-                (status, Proof::of(end.winner, us).value().unwrap_or(0.5))
+                let value = Proof::of(end.winner, us).value(draw.for_side(us));
+                (status, value.unwrap_or(0.5))
             }
             None => (
                 Status::Ongoing,
@@ -680,6 +719,7 @@ impl Tree {
                 params.exploration
             },
             mix: params.minimax_weight,
+            draw: DrawValue::new(root.side_to_move(), params.contempt),
             hybrid: params.leaf_depth >= 0,
             history: history.to_vec(),
         };
@@ -688,7 +728,7 @@ impl Tree {
         actions.find(&mut pos, pending);
         if tree.hybrid {
             let mut judge = LeafJudge::new(params.leaf_depth);
-            actions.judge(&mut pos, history, &mut judge);
+            actions.judge(&mut pos, history, &mut judge, tree.draw);
         }
         tree.open(0, &actions);
         tree.update(0);
@@ -721,11 +761,16 @@ impl Tree {
         }
         if actions.values.len() == count {
             for (i, (&value, &status)) in actions.values.iter().zip(&actions.statuses).enumerate() {
-                let node = &mut self.nodes[first + i];
-                node.minimax = value;
-                node.settle(status);
+                self.nodes[first + i].minimax = value;
+                self.settle(first + i, status);
             }
         }
+    }
+
+    /// Records the status of node `n`, proving a finished game.
+    fn settle(&mut self, n: usize, status: Status) {
+        let draw = self.draw;
+        self.nodes[n].settle(status, draw);
     }
 
     /// True when no node can be added.
@@ -769,7 +814,7 @@ impl Tree {
                 minimax: value,
                 ..Node::new(Edge::Drawn(kind), us)
             };
-            node.settle(status);
+            node.settle(status, self.draw);
             self.nodes.push(node);
         }
     }
@@ -970,7 +1015,8 @@ impl Tree {
             .filter_map(|c| {
                 let node = &self.nodes[c];
                 let visits = node.visits as f64;
-                let wins = node.value - 0.5 * node.draws;
+                let draw = self.draw.for_side(node.mover) as f64;
+                let wins = node.value - draw * node.draws;
                 Some(ActionStats {
                     action: node.edge.action()?,
                     visits: node.visits as u64,
@@ -1041,7 +1087,7 @@ impl Actions {
     /// the leaf judge's score of the position after it, or exactly when
     /// the game ends with it; "draw", until its kinds are judged, by the
     /// judge's score of the position as it stands.
-    fn judge(&mut self, pos: &mut Position, keys: &[u64], judge: &mut LeafJudge) {
+    fn judge(&mut self, pos: &mut Position, keys: &[u64], judge: &mut LeafJudge, draw: DrawValue) {
         self.values.clear();
         self.statuses.clear();
         let us = self.side;
@@ -1056,7 +1102,9 @@ impl Actions {
                 }
             };
             let value = match status {
-                Status::Over(winner) => Proof::of(winner, us).value().unwrap_or(0.5),
+                Status::Over(winner) => Proof::of(winner, us)
+                    .value(draw.for_side(us))
+                    .unwrap_or(0.5),
                 _ => 1.0 - expected_result(judge.judge(pos, None)) as f32,
             };
             pos.unmake(mv, undo);
@@ -1296,6 +1344,7 @@ mod tests {
             leaf_depth: -1,
             minimax_weight: 0.5,
             hybrid_exploration: 0.1,
+            contempt: 0,
         }
     }
 
@@ -1388,6 +1437,7 @@ mod tests {
         Params {
             leaf_depth: 0,
             hybrid_exploration: 0.1,
+            contempt: 0,
             ..params()
         }
     }

@@ -149,6 +149,11 @@ pub struct Params {
     /// search (`leaf_depth` 0 and above), where `exploration` is for
     /// playouts.
     pub hybrid_exploration: f64,
+    /// How much less than half a point a draw is worth to the side the
+    /// engine plays, in centipawns of the evaluation (through its
+    /// logistic curve): above 0 the engine avoids draws against what it
+    /// takes for a weaker opponent, as a stronger side should.
+    pub contempt: i32,
 }
 
 /// What the search has learned of one root action.
