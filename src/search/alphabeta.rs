@@ -76,8 +76,9 @@ pub fn score_of_centipawns(cp: i32) -> i32 {
 /// The static evaluation on the scale of expected results.
 pub fn evaluate(pos: &Position) -> i32 {
     let mut score = score_of_centipawns(centipawns(pos)) as f64;
+    let stranded = features::stranded_kings(pos);
     for colour in Colour::ALL {
-        if features::king_has_no_square(pos, colour) {
+        if stranded[colour.index()] {
             let pile = pos.pile(colour).len() as f64;
             score *= 1.0 - (STRANDED_KING_RISK / pile).min(1.0);
         }

@@ -67,30 +67,37 @@ fn king_surroundings(pos: &Position, colour: Colour) -> (i32, [i32; 2]) {
     (open, tiles)
 }
 
-/// True when `colour`'s king is in its pile and, drawn now, would have
-/// no square: every empty square by the table is attacked by the other
-/// side. Its owner's draw may then end the game in a stalemate. The
-/// attacks are counted as [`Position::attack_count`] does, without the
-/// connection rule's exemption, so a rare square is missed.
+/// For each colour (White first): true when its king is in its pile
+/// and, drawn now, would have no square, every empty square by the table
+/// being attacked by the other side. Its owner's draw may then end the
+/// game in a stalemate. The attacks are counted as
+/// [`Position::attack_count`] does, without the connection rule's
+/// exemption, so a rare square is missed.
 ///
-/// Only a side with at most one tile on the table is looked at: that is
-/// where it happens (a lone queen or king taking each tile placed beside
-/// it), and the squares round a side's own tiles are seldom all held.
-pub fn king_has_no_square(pos: &Position, colour: Colour) -> bool {
-    if pos.pile(colour).count(Kind::King) == 0 || pos.tile_count() == 0 {
-        return false;
+/// Only a table of at most three tiles is looked at: that is where it
+/// happens (a lone queen or king taking each tile placed beside it), and
+/// the look is too dear for every evaluation.
+pub fn stranded_kings(pos: &Position) -> [bool; 2] {
+    let mut stranded = Colour::ALL.map(|c| pos.pile(c).count(Kind::King) > 0);
+    if !stranded.contains(&true) || !(1..=3).contains(&pos.tile_count()) {
+        return [false; 2];
     }
-    let own: u32 = Kind::ALL.iter().map(|&k| pos.table_count(colour, k)).sum();
-    if own > 1 {
-        return false;
-    }
-    let enemy = colour.opposite();
-    !pos.tiles().iter().any(|tile| {
-        AROUND.iter().any(|&(dx, dy)| {
+    for tile in pos.tiles() {
+        for (dx, dy) in AROUND {
             let square = tile.square.offset(dx, dy);
-            pos.tile_at(square).is_none() && pos.attack_count(enemy, square) == 0
-        })
-    })
+            if pos.tile_at(square).is_some() {
+                continue;
+            }
+            for colour in Colour::ALL {
+                let c = colour.index();
+                stranded[c] &= pos.attack_count(colour.opposite(), square) > 0;
+            }
+            if !stranded.contains(&true) {
+                return stranded;
+            }
+        }
+    }
+    stranded
 }
 
 /// The features of `pos`, for the side to move.
@@ -158,17 +165,16 @@ mod tests {
         let queen: Position = "Q0,0 b KRRBBNNPPPPPPPP/kqrrbbnnpppppppp 0 1"
             .parse()
             .unwrap();
-        assert!(king_has_no_square(&queen, Colour::Black));
-        assert!(!king_has_no_square(&queen, Colour::White));
+        assert_eq!(stranded_kings(&queen), [false, true]);
         // A lone rook leaves the corners.
         let rook: Position = "R0,0 b KQRBBNNPPPPPPPP/kqrrbbnnpppppppp 0 1"
             .parse()
             .unwrap();
-        assert!(!king_has_no_square(&rook, Colour::Black));
+        assert_eq!(stranded_kings(&rook), [false, false]);
         // A king already placed is never stranded.
         let placed: Position = "Q0,0/p1,0/k2,1 w KRRBBNNPPPPPPPP/qrrbbnnppppppp 0 2"
             .parse()
             .unwrap();
-        assert!(!king_has_no_square(&placed, Colour::Black));
+        assert_eq!(stranded_kings(&placed), [false, false]);
     }
 }

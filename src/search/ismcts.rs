@@ -825,12 +825,13 @@ impl Tree {
     /// decision node the best for the side choosing there (the mover of
     /// the children: after a draw the drawer places, so the same side),
     /// won when one child is won, otherwise proven only when every child
-    /// is.
-    fn update(&mut self, n: usize) {
+    /// is. Returns true when the value or the proof changed.
+    fn update(&mut self, n: usize) -> bool {
         let range = self.children(n);
         if range.is_empty() {
-            return;
+            return false;
         }
+        let before = (self.nodes[n].minimax, self.nodes[n].proof);
         let mover = self.nodes[n].mover;
         if self.nodes[n].edge == Edge::Draw {
             let (mut sum, mut total) = (0.0f32, 0.0f32);
@@ -847,7 +848,7 @@ impl Tree {
             let node = &mut self.nodes[n];
             node.minimax = sum / total;
             node.proof = proof.unwrap_or(Proof::Unknown);
-            return;
+            return (node.minimax, node.proof) != before;
         }
         let chooser = self.nodes[range.start].mover;
         let mut best = f32::NEG_INFINITY;
@@ -877,6 +878,7 @@ impl Tree {
         let node = &mut self.nodes[n];
         node.minimax = best;
         node.proof = proof;
+        (best, proof) != before
     }
 
     /// The child of decision node `n` to descend into in the hybrid
@@ -978,8 +980,13 @@ impl Tree {
             node.draws += outcome.draw;
         }
         if self.hybrid {
-            for &i in path.iter().rev() {
-                self.update(i);
+            // A node's value and proof follow from its children's alone:
+            // once one stays as it was, so do all above it. The leaf was
+            // brought up to date when the descent ended there.
+            for &i in path.iter().rev().skip(1) {
+                if !self.update(i) {
+                    break;
+                }
             }
         }
         self.nodes[0].proof != Proof::Unknown
