@@ -21,5 +21,5 @@ pub use notation::{clip, MoveToken, NotationError, MAX_COUNTER, STARTPOS};
 pub use perft::{divide, perft};
 pub use piece::{Colour, Kind, Piece};
 pub use pile::Pile;
-pub use position::{Position, PositionError, Tile, Undo};
+pub use position::{Inconsistency, Position, PositionError, Tile, Undo};
 pub use square::{Square, COORD_LIMIT};

@@ -20,6 +20,10 @@ use super::square::Square;
 use arrayvec::ArrayVec;
 use std::fmt;
 
+mod consistency;
+
+pub use consistency::Inconsistency;
+
 /// No tile: the board cell is empty, or the king is still in the pile.
 pub(crate) const NO_SLOT: u8 = 0xFF;
 
@@ -396,6 +400,8 @@ impl Position {
         // was mispredicted about every third move.
         self.fullmove += us.index() as u32;
         self.side = us.opposite();
+        #[cfg(debug_assertions)]
+        self.assert_consistent();
         Undo {
             captured: table.captured,
             ..undo
@@ -421,6 +427,8 @@ impl Position {
         self.moved = undo.moved;
         self.halfmove = undo.halfmove;
         self.table_sum = undo.table_sum;
+        #[cfg(debug_assertions)]
+        self.assert_consistent();
     }
 
     /// Moves tiles on the table only: no piles, clocks, side or hash. Used
