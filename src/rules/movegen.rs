@@ -29,7 +29,7 @@ use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
 use super::position::{
-    colour_mask, line_towards, Position, Slots, DIAGONAL, KING, KNIGHT, NO_SLOT, ORTHOGONAL,
+    colour_mask, line_towards, Line, Position, Slots, DIAGONAL, KING, KNIGHT, NO_SLOT, ORTHOGONAL,
 };
 use super::square::{Square, COORD_LIMIT};
 use arrayvec::ArrayVec;
@@ -975,8 +975,7 @@ impl Position {
         }
         let f = us.forward();
         let them = us.opposite().index();
-        // North for White, south for Black, in the order of `ORTHOGONAL`.
-        let ahead = &LINE_STEPS[2 + us.index()];
+        let ahead = &LINE_STEPS[Line::ahead(us) as usize];
         let [west, east] = &PAWN_CAPTURES[us.index()];
         for slot in Slots(self.tiles_of(us, Kind::Pawn)) {
             // Its steps up to the first tile, the last square beside a
@@ -1134,8 +1133,8 @@ const TILE_TABLE: usize = SLOT_LIMIT as usize + 32;
 /// along a line reaches no further (the group spans 32 squares at most).
 type Steps = [[i8; 2]; 32];
 
-/// The steps along each line, in the order of `ORTHOGONAL` then
-/// `DIAGONAL`: `k + 1` squares along at entry `k`.
+/// The steps along each [`Line`], by its number: `k + 1` squares along
+/// at entry `k`.
 static LINE_STEPS: [Steps; 8] = {
     let mut t = [[[0; 2]; 32]; 8];
     let mut line = 0;
