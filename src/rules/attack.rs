@@ -151,7 +151,7 @@ impl Position {
             _mm256_set1_epi32, _mm256_sub_epi32,
         };
         let base = 16 * colour.index();
-        let (xs, ys) = (&self.xs[base..base + 16], &self.ys[base..base + 16]);
+        let (xs, ys) = self.coordinates(colour);
         let mut bearings = Bearings::default();
         for half in 0..2 {
             let lanes = 8 * half..8 * half + 8;
@@ -200,10 +200,8 @@ impl Position {
     fn bearings_scalar(&self, colour: Colour, target: Square) -> Bearings {
         let mut bearings = Bearings::default();
         for slot in Slots(colour_mask(colour)) {
-            let (dx, dy) = (
-                (target.x - self.xs[slot]).abs(),
-                (target.y - self.ys[slot]).abs(),
-            );
+            let square = self.square_of(slot);
+            let (dx, dy) = ((target.x - square.x).abs(), (target.y - square.y).abs());
             bearings.straight |= u32::from((dx == 0) | (dy == 0)) << slot;
             bearings.diagonal |= u32::from(dx == dy) << slot;
             bearings.knight |= u32::from((dx == 1) & (dy == 2) | (dx == 2) & (dy == 1)) << slot;
@@ -215,7 +213,7 @@ impl Position {
     /// `colour`'s tiles on the table that slide along ranks and files,
     /// and those that slide along diagonals: its queens are in both.
     #[inline(always)]
-    pub(super) fn sliders(&self, colour: Colour) -> (u32, u32) {
+    fn sliders(&self, colour: Colour) -> (u32, u32) {
         let queens = self.tiles_of(colour, Kind::Queen);
         (
             self.tiles_of(colour, Kind::Rook) | queens,
@@ -229,7 +227,8 @@ impl Position {
     fn attacks_by(&self, tiles: u32, target: Square, attacks: impl Fn(i32, i32) -> bool) -> u32 {
         let mut set = 0;
         for s in Slots(tiles) {
-            let (dx, dy) = (target.x - self.xs[s], target.y - self.ys[s]);
+            let square = self.square_of(s);
+            let (dx, dy) = (target.x - square.x, target.y - square.y);
             set |= u32::from(attacks(dx, dy)) << s;
         }
         set

@@ -104,7 +104,7 @@ static RING_GROUPS: [[u16; 4]; 512] = {
 /// The groups of the occupied ring squares of `ring` (centre ignored),
 /// zero-padded.
 #[inline(always)]
-pub(crate) fn ring_groups(ring: Ring) -> [u16; 4] {
+fn ring_groups(ring: Ring) -> [u16; 4] {
     RING_GROUPS[(ring & 511) as usize]
 }
 
@@ -221,7 +221,7 @@ impl Position {
     /// True when the tiles on the table, less the slots in `skip`, are one
     /// group (or none).
     #[inline]
-    pub(super) fn connected_without(&self, skip: u32) -> bool {
+    fn connected_without(&self, skip: u32) -> bool {
         let all = self.present & !skip;
         self.flood(all & all.wrapping_neg(), all) == all
     }
@@ -290,8 +290,8 @@ impl Position {
         // Tiles around it in different groups of its ring lie in different
         // parts, unless the table has holes. Flooded from one tile of each
         // of two groups by turns, the smaller part is complete first:
-        // nearly always the few tiles a holding tile hangs on to, where a
-        // single flood went through the rest of the table as often as not.
+        // nearly always the few tiles a holding tile hangs on to, while a
+        // single flood may first cross the rest of the table.
         let from = self.square_of(slot);
         let groups = ring_groups(self.ring(from));
         if groups[1] != 0 {

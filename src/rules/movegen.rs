@@ -70,8 +70,8 @@ pub struct Screen {
     /// turn needs few, and a table would be cleared every turn.
     parts: ArrayVec<[u32; 4], 16>,
     /// The slots whose parts are in the list, and where each is (meant
-    /// only for those): one test, where a search of the list mispredicted
-    /// its end about once a ply.
+    /// only for those): one bit test finds a tile's parts, with no search
+    /// of the list whose end the processor would mispredict.
     parts_known: u32,
     parts_at: [u8; 32],
     /// Candidates are tried a few at a time, not all of them.
@@ -874,8 +874,8 @@ pub struct StepSlots {
     /// The number of each tile's first slot; `i16::MAX` past the last
     /// tile (a side has fewer than [`SLOT_LIMIT`] slots).
     starts: [i16; 16],
-    /// The tile of each slot: one load where a pick compared the starts
-    /// with its number, on the way from the random number to the move.
+    /// The tile of each slot: one load on the way from the random number
+    /// to the move, with no comparison of the starts.
     /// Each tile writes its number 32 entries at a time from its start,
     /// one vector store each, and the next tile over the overhang; only
     /// the entries below the count of slots mean anything.
@@ -927,10 +927,9 @@ impl Position {
     /// [`Position::step_slots`], written over `numbering` in place.
     ///
     /// For the playouts, which number every turn over one numbering: a
-    /// fresh one a turn would clear its table of tiles each time, and a
-    /// numbering returned by value was copied once more, by wide loads of
-    /// fields just written narrow, which waited for the stores to reach
-    /// the cache before the first pick.
+    /// fresh one would clear its table of tiles each turn, and one
+    /// returned by value is copied by wide loads of fields just written
+    /// narrow, which wait for the stores before the first pick.
     #[inline]
     pub fn number_step_slots(&self, screen: &Screen, numbering: &mut StepSlots) {
         let reach = screen.reach;
@@ -1067,8 +1066,8 @@ impl Position {
     /// playout's pick, decoded and tested without working out twice what
     /// both need.
     ///
-    /// Always inlined into the pick loop: as a call, saving and restoring
-    /// its registers cost about 170 instructions a playout ply.
+    /// Always inlined into the pick loop, which it dominates: as a call,
+    /// saving and restoring its many registers would cost more than it.
     #[inline(always)]
     pub fn slot_move(
         &mut self,
@@ -1235,23 +1234,38 @@ impl FrontierRows {
     }
 }
 
-/// The position of the set bit of `word` that has `n` set bits below it.
+/// The position of the set bit of `word` that has `n` set bits below it:
+/// one BMI2 instruction where the build has it, else a loop.
 #[inline(always)]
 fn nth_bit(word: u64, n: u32) -> u32 {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: BMI2 is enabled for this build (the cfg above, and
-        // `main` stops on a processor without it).
-        unsafe { std::arch::x86_64::_pdep_u64(1 << n, word).trailing_zeros() }
-    }
+    return nth_bit_bmi2(word, n);
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let mut word = word;
-        for _ in 0..n {
-            word &= word - 1;
-        }
-        word.trailing_zeros()
+    return nth_bit_scalar(word, n);
+}
+
+/// [`nth_bit`] by BMI2's bit deposit.
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline(always)]
+fn nth_bit_bmi2(word: u64, n: u32) -> u32 {
+    // SAFETY: BMI2 is enabled for this build (the cfg above, and `main`
+    // stops on a processor without it).
+    unsafe { std::arch::x86_64::_pdep_u64(1 << n, word).trailing_zeros() }
+}
+
+/// [`nth_bit`] by clearing the `n` lowest set bits: the plain version,
+/// compiled in every build and tested against the BMI2 one.
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "bmi2"),
+    allow(dead_code, reason = "the BMI2 build uses it in tests only")
+)]
+#[inline(always)]
+fn nth_bit_scalar(word: u64, n: u32) -> u32 {
+    let mut word = word;
+    for _ in 0..n {
+        word &= word - 1;
     }
+    word.trailing_zeros()
 }
 
 /// Where the side to move's tiles may go, connection-wise.
@@ -1309,6 +1323,30 @@ mod tests {
             }
         }
         positions
+    }
+
+    /// The BMI2 and the scalar `nth_bit` agree on every bit of words
+    /// dense and sparse.
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    #[test]
+    fn scalar_nth_bit_equals_the_bmi2_one() {
+        let mut word: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..1000 {
+            word = word.rotate_left(7) ^ word.wrapping_mul(0x2545_F491_4F6C_DD1D);
+            for sparse in [
+                word,
+                word & word.rotate_left(13) & word.rotate_left(29),
+                u64::MAX,
+            ] {
+                for n in 0..sparse.count_ones() {
+                    assert_eq!(
+                        nth_bit_scalar(sparse, n),
+                        nth_bit_bmi2(sparse, n),
+                        "{sparse:x} {n}"
+                    );
+                }
+            }
+        }
     }
 
     /// A slider's line ends at the last square beside a tile, which may

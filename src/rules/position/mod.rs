@@ -67,8 +67,8 @@ pub struct Position {
     /// for each column: the group's box is the one run of each.
     occupied_rows: u64,
     occupied_columns: u64,
-    pub(super) xs: [i32; 32],
-    pub(super) ys: [i32; 32],
+    xs: [i32; 32],
+    ys: [i32; 32],
     pub(super) kinds: [Kind; 32],
     /// The slots on the table of each kind, by [`Kind::index`]: attacks
     /// are found a kind at a time, without a jump on each tile's kind.
@@ -353,7 +353,7 @@ impl Position {
         }
         // Counted without a branch: the sides alternate, but with the
         // random branches of a playout's turn between, a test of the side
-        // was mispredicted about every third move.
+        // would be mispredicted often.
         self.fullmove += us.index() as u32;
         self.side = us.opposite();
         #[cfg(debug_assertions)]
@@ -458,8 +458,7 @@ impl Position {
 
     /// Moves the tile in `slot` to the empty `square`. Only the tiles it
     /// touches before or after but not both change their adjacency
-    /// masks: one loop over them, where unlinking and linking again
-    /// looped twice over the tiles around, and mispredicted both ends.
+    /// masks: one loop over them, not one to unlink and one to link.
     #[inline]
     fn move_tile(&mut self, slot: usize, square: Square) {
         let before = self.adjacent[slot];
@@ -546,6 +545,15 @@ impl Position {
     #[inline(always)]
     pub(super) fn square_of(&self, slot: usize) -> Square {
         Square::new(self.xs[slot], self.ys[slot])
+    }
+
+    /// The x and the y coordinates of `colour`'s sixteen slots, for tests
+    /// run on all sixteen at once; a slot off the table holds its last
+    /// square.
+    #[inline(always)]
+    pub(super) fn coordinates(&self, colour: Colour) -> (&[i32], &[i32]) {
+        let base = 16 * colour.index();
+        (&self.xs[base..base + 16], &self.ys[base..base + 16])
     }
 
     #[inline(always)]
