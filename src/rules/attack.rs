@@ -44,7 +44,7 @@ impl Position {
     /// True when `colour`'s king is on the table and some enemy tile
     /// attacks it by a capture that keeps the table one group.
     pub(super) fn king_capturable(&self, colour: Colour) -> bool {
-        let king = self.kings[colour.index()];
+        let king = self.king_slot(colour);
         if king == NO_SLOT {
             return false;
         }
@@ -82,7 +82,7 @@ impl Position {
         // Only the line from `to` through `from` changes: its first tile
         // stands beyond `from`.
         let through = line_towards(to, from);
-        self.attackers_through(self.side.opposite(), to, |line| {
+        self.attackers_through(self.side_to_move().opposite(), to, |line| {
             if line == through {
                 1 + self.blocker_distance(from, line)
             } else {
@@ -109,7 +109,7 @@ impl Position {
         let f = enemy.forward();
         let mut pawns: u64 = 0;
         for dx in [-1, 1] {
-            pawns |= 1 << (self.board[target.offset(dx, -f).cell()] & 63);
+            pawns |= 1 << (self.cell_slot(target.offset(dx, -f)) & 63);
         }
         let mut attackers = pawns as u32 & of(Kind::Pawn);
         let bearings = self.bearings(enemy, target);

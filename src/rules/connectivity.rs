@@ -222,7 +222,7 @@ impl Position {
     /// group (or none).
     #[inline]
     fn connected_without(&self, skip: u32) -> bool {
-        let all = self.present & !skip;
+        let all = self.present() & !skip;
         self.flood(all & all.wrapping_neg(), all) == all
     }
 
@@ -230,7 +230,7 @@ impl Position {
     /// rest falls apart. Hopcroft and Tarjan's depth-first search, on the
     /// adjacency masks.
     pub(super) fn articulation_points(&self, skip: u32) -> u32 {
-        let all = self.present & !skip;
+        let all = self.present() & !skip;
         if all.count_ones() < 3 {
             return 0;
         }
@@ -245,7 +245,7 @@ impl Position {
         let mut points = 0;
         order[root] = 1;
         low[root] = 1;
-        stack[0] = (root as u8, self.adjacent[root] & all);
+        stack[0] = (root as u8, self.adjacent(root) & all);
         while depth > 0 {
             let (v, rest) = stack[depth - 1];
             let v = v as usize;
@@ -257,7 +257,7 @@ impl Position {
                     order[w] = time;
                     low[w] = time;
                     parent[w] = v as u8;
-                    stack[depth] = (w as u8, self.adjacent[w] & all);
+                    stack[depth] = (w as u8, self.adjacent(w) & all);
                     depth += 1;
                 } else if w != parent[v] as usize {
                     low[v] = low[v].min(order[w]);
@@ -285,8 +285,8 @@ impl Position {
     /// The groups the table falls into without the tile in `slot`.
     pub(super) fn parts_without(&self, slot: usize) -> ArrayVec<u32, 4> {
         let mut parts = ArrayVec::new();
-        let neighbours = self.adjacent[slot];
-        let mut left = self.present & !(1 << slot);
+        let neighbours = self.adjacent(slot);
+        let mut left = self.present() & !(1 << slot);
         // Tiles around it in different groups of its ring lie in different
         // parts, unless the table has holes. Flooded from one tile of each
         // of two groups by turns, the smaller part is complete first:
@@ -297,7 +297,7 @@ impl Position {
         if groups[1] != 0 {
             let seed = |group: u16| {
                 let cell = group.trailing_zeros() as i32;
-                1 << self.board[from.offset(cell % 3 - 1, cell / 3 - 1).cell()]
+                1 << self.cell_slot(from.offset(cell % 3 - 1, cell / 3 - 1))
             };
             if let Some(part) = self.race(seed(groups[0]), seed(groups[1]), left) {
                 parts.push(part);
@@ -339,7 +339,7 @@ impl Position {
             for (seen, todo) in [(&mut seen_a, &mut todo_a), (&mut seen_b, &mut todo_b)] {
                 let slot = todo.trailing_zeros() as usize;
                 *todo &= *todo - 1;
-                let new = self.adjacent[slot] & within & !*seen;
+                let new = self.adjacent(slot) & within & !*seen;
                 *seen |= new;
                 *todo |= new;
             }
@@ -359,7 +359,7 @@ impl Position {
         while todo != 0 && seen & targets != targets {
             let slot = todo.trailing_zeros() as usize;
             todo &= todo - 1;
-            let new = self.adjacent[slot] & within & !seen;
+            let new = self.adjacent(slot) & within & !seen;
             seen |= new;
             todo |= new;
         }
@@ -460,7 +460,7 @@ mod tests {
     /// The groups of the tiles but the one in `skip`, by squares alone:
     /// a walk from each tile not yet reached to the tiles next to it.
     fn groups_by_squares(pos: &Position, skip: usize) -> Vec<u32> {
-        let tiles: Vec<usize> = Slots(pos.present & !(1 << skip)).collect();
+        let tiles: Vec<usize> = Slots(pos.present() & !(1 << skip)).collect();
         let mut groups = Vec::new();
         let mut reached = 0u32;
         for &start in &tiles {
@@ -498,7 +498,7 @@ mod tests {
                     break;
                 };
                 pos.make(mv);
-                for slot in Slots(pos.present) {
+                for slot in Slots(pos.present()) {
                     let mut parts = pos.parts_without(slot).to_vec();
                     parts.sort();
                     assert_eq!(parts, groups_by_squares(&pos, slot), "{pos} less {slot}");

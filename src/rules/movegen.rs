@@ -222,8 +222,8 @@ impl Position {
     pub fn is_legal(&self, mv: Move) -> bool {
         match mv {
             Move::Place { piece, .. } => {
-                piece.colour == self.side
-                    && self.pile(self.side).count(piece.kind) > 0
+                piece.colour == self.side_to_move()
+                    && self.pile(self.side_to_move()).count(piece.kind) > 0
                     && self.legal_placements(piece.kind).contains(&mv)
             }
             Move::Step { .. } => {
@@ -240,7 +240,7 @@ impl Position {
     /// position is left exactly as it was.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
         let mut screen = self.screen();
-        self.placements(&mut screen, self.piles[self.side.index()], list);
+        self.placements(&mut screen, self.pile(self.side_to_move()), list);
         self.legal_steps(&mut screen, list);
     }
 
@@ -276,7 +276,7 @@ impl Position {
     pub fn candidate_is_legal(&mut self, mv: Move, screen: &mut Screen) -> bool {
         match mv {
             Move::Step { from, to } => {
-                let slot = self.board[from.cell()] as usize;
+                let slot = self.cell_slot(from) as usize;
                 // The tiles around an empty destination are read only if
                 // the mover turns out to hold the table together.
                 let landing = if self.occupied(to) {
@@ -381,7 +381,7 @@ impl Position {
             neighbours &= !(1 << m);
         }
         let captured = if capture {
-            self.board[to.cell()] as usize
+            self.cell_slot(to) as usize
         } else {
             NO_SLOT as usize
         };
@@ -396,7 +396,7 @@ impl Position {
                 // alone, as only it leaves. A capture removes the mover
                 // too.
                 let (a, bit) = (attacker.square, 1 << attacker.slot);
-                let alone = mover.is_some_and(|m| self.adjacent[m] & !bit == 0);
+                let alone = mover.is_some_and(|m| self.adjacent(m) & !bit == 0);
                 let around = match mover {
                     Some(m) => self.ring_besides(to, self.square_of(m)),
                     None => self.ring(to) & !CENTRE,
@@ -423,7 +423,7 @@ impl Position {
     pub fn screen(&self) -> Screen {
         Screen {
             reach: self.reach(),
-            king: self.kings[self.side.index()],
+            king: self.king_slot(self.side_to_move()),
             holding: None,
             shields: None,
             attackers: None,
@@ -492,7 +492,7 @@ impl Position {
         for slot in Slots(self.attackers_of_king(screen)) {
             let square = self.square_of(slot);
             let (dx, dy) = (target.x - square.x, target.y - square.y);
-            let slider = matches!(self.kinds[slot], Kind::Queen | Kind::Rook | Kind::Bishop);
+            let slider = matches!(self.kind_of(slot), Kind::Queen | Kind::Rook | Kind::Bishop);
             // Tiles around the attacker that hold together leave one
             // part. Without holes, tiles around it that fall apart hold
             // the table together, each group in a part of its own: the
@@ -500,7 +500,7 @@ impl Position {
             // holes, only a flood tells.
             let ring = self.ring(square);
             let parts = if ring_connected(ring) {
-                ArrayVec::from_iter([self.present & !(1 << slot)])
+                ArrayVec::from_iter([self.present() & !(1 << slot)])
             } else if self.without_holes() {
                 ArrayVec::new()
             } else {
@@ -547,7 +547,7 @@ impl Position {
     /// the lines an enemy slider rides towards the king are read.
     fn shields(&self, king: Square) -> u32 {
         let mut shields = 0;
-        for slider in Slots(self.aligned_sliders(self.side.opposite(), king)) {
+        for slider in Slots(self.aligned_sliders(self.side_to_move().opposite(), king)) {
             let square = self.square_of(slider);
             let (dx, dy) = (square.x - king.x, square.y - king.y);
             let line = line_towards(king, square);
@@ -562,7 +562,7 @@ impl Position {
             let Some(shield) = self.slot_on(between) else {
                 continue;
             };
-            if Self::colour_of(shield) == self.side
+            if Self::colour_of(shield) == self.side_to_move()
                 && d + self.blocker_distance(between, line) == distance
             {
                 shields |= 1 << shield;
@@ -585,7 +585,7 @@ impl Position {
     /// True when, after `mv` is played on the table, the mover's king is
     /// not capturable.
     fn survives(&mut self, mv: Move) -> bool {
-        let us = self.side;
+        let us = self.side_to_move();
         let undo = self.apply_to_table(mv);
         let ok = !self.king_capturable(us);
         self.revert_on_table(mv, undo);
@@ -639,7 +639,7 @@ impl Position {
             min_y: reach.min_y,
             total: 0,
         };
-        if self.present == 0 {
+        if self.present() == 0 {
             frontier.rows[0] = 1 << (Square::ORIGIN.x & 63);
             (frontier.min_x, frontier.min_y) = (Square::ORIGIN.x, Square::ORIGIN.y);
             frontier.total = 1;
@@ -650,7 +650,7 @@ impl Position {
         let within = (u64::MAX >> (63 - (reach.max_x - reach.min_x)) as u32)
             .rotate_left((reach.min_x & 63) as u32);
         for (i, y) in (reach.min_y..=reach.max_y).enumerate() {
-            let row = |dy: i32| self.rows[(y + dy) as usize & 63];
+            let row = |dy: i32| self.row(y + dy);
             let band = row(-1) | row(0) | row(1);
             let spread = band | band.rotate_left(1) | band.rotate_right(1);
             frontier.rows[i] = spread & !row(0) & within;
@@ -660,7 +660,7 @@ impl Position {
     }
 
     fn placements(&mut self, screen: &mut Screen, pile: Pile, list: &mut MoveList) {
-        let us = self.side;
+        let us = self.side_to_move();
         let others: ArrayVec<Kind, 5> = pile.kinds().filter(|&k| k != Kind::King).collect();
         let king_left = pile.count(Kind::King) > 0;
         if others.is_empty() && !king_left {
@@ -715,14 +715,14 @@ impl Position {
     /// [`Position::sampling_screen`]. Random playouts test only the move
     /// they pick.
     pub fn generate_step_candidates(&self, screen: &Screen, list: &mut MoveList) {
-        let us = self.side;
+        let us = self.side_to_move();
         let area = Area {
             reach: screen.reach,
             touch: self.touch(screen.reach),
         };
-        for slot in Slots(self.present & colour_mask(us)) {
+        for slot in Slots(self.present() & colour_mask(us)) {
             let from = self.square_of(slot);
-            match self.kinds[slot] {
+            match self.kind_of(slot) {
                 Kind::Queen => {
                     self.slides(from, &ORTHOGONAL, &area, list);
                     self.slides(from, &DIAGONAL, &area, list);
@@ -731,7 +731,7 @@ impl Position {
                 Kind::Bishop => self.slides(from, &DIAGONAL, &area, list),
                 Kind::Knight => self.jumps(from, &KNIGHT, false, &area, list),
                 Kind::King => self.jumps(from, &KING, true, &area, list),
-                Kind::Pawn => self.pawn(from, us, self.moved & (1 << slot) == 0, &area, list),
+                Kind::Pawn => self.pawn(from, us, !self.has_moved(slot), &area, list),
             }
         }
     }
@@ -740,7 +740,7 @@ impl Position {
     fn touch(&self, reach: Reach) -> [u64; 64] {
         let mut touch = [0; 64];
         for y in reach.min_y..=reach.max_y {
-            let row = |dy: i32| self.rows[((y + dy) & 63) as usize];
+            let row = |dy: i32| self.row(y + dy);
             let band = row(-1) | row(0) | row(1);
             touch[(y & 63) as usize] = band | band.rotate_left(1) | band.rotate_right(1);
         }
@@ -804,7 +804,7 @@ impl Position {
     /// True when the tile on the occupied `square` is the opponent's.
     #[inline(always)]
     fn is_enemy(&self, square: Square) -> bool {
-        Self::colour_of(self.board[square.cell()] as usize) != self.side
+        Self::colour_of(self.cell_slot(square) as usize) != self.side_to_move()
     }
 
     /// The knight's and king's moves: to each of `offsets`. A king's
@@ -967,9 +967,9 @@ impl Position {
             numbering.total += count;
             tile += 1;
         };
-        let us = self.side;
+        let us = self.side_to_move();
         for slot in Slots(self.tiles_of(us, Kind::King) | self.tiles_of(us, Kind::Knight)) {
-            let jumps = &JUMP_STEPS[usize::from(self.kinds[slot] == Kind::Knight)];
+            let jumps = &JUMP_STEPS[usize::from(self.kind_of(slot) == Kind::Knight)];
             number(slot, &[(8, jumps)]);
         }
         let f = us.forward();
@@ -982,7 +982,7 @@ impl Position {
             // have few moves and many void squares, which would waste
             // picks.
             let from = self.square_of(slot);
-            let most = if self.moved & (1 << slot) == 0 { 3 } else { 1 };
+            let most = if self.has_moved(slot) { 1 } else { 3 };
             let room = if f > 0 {
                 reach.max_y - from.y
             } else {
@@ -995,7 +995,7 @@ impl Position {
             // their cell's slot is of the enemy's sixteen: an empty cell's
             // `NO_SLOT` is of neither. No branch, as either is a coin toss.
             let enemy = |dx: i32| {
-                let slot = self.board[from.offset(dx, f).cell()];
+                let slot = self.cell_slot(from.offset(dx, f));
                 u32::from(usize::from(slot >> 4) == them)
             };
             number(
@@ -1426,9 +1426,9 @@ mod tests {
             };
             let mut expected = 0;
             let queen = [ORTHOGONAL, DIAGONAL].concat();
-            for slot in Slots(pos.present & colour_mask(us)) {
+            for slot in Slots(pos.present() & colour_mask(us)) {
                 let from = pos.square_of(slot);
-                let kind = pos.kinds[slot];
+                let kind = pos.kind_of(slot);
                 // A pawn's steps are its line's squares up to its step
                 // limit.
                 let (steps, most): (&[(i32, i32)], i32) = match kind {
@@ -1443,7 +1443,7 @@ mod tests {
                                 .is_some_and(|t| t.piece.colour != us)
                         };
                         expected += u32::from(enemy(-1)) + u32::from(enemy(1));
-                        let most = if pos.moved & (1 << slot) == 0 { 3 } else { 1 };
+                        let most = if pos.has_moved(slot) { 1 } else { 3 };
                         (&[(0, f)], most)
                     }
                     Kind::Rook => (&ORTHOGONAL, i32::MAX),

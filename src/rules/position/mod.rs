@@ -54,9 +54,9 @@ pub struct Tile {
 #[derive(Clone)]
 pub struct Position {
     /// The slot of the tile in each torus cell, or [`NO_SLOT`].
-    pub(super) board: [u8; 4096],
+    board: [u8; 4096],
     /// Occupancy of the torus: bit `x mod 64` of row `y mod 64`.
-    pub(super) rows: [u64; 64],
+    rows: [u64; 64],
     /// The same by the other lines a slider takes, each with bit `y mod 64`
     /// for the square `x,y`: the column `x mod 64`, the diagonal
     /// `(x − y) mod 64` and the anti-diagonal `(x + y) mod 64`.
@@ -69,23 +69,23 @@ pub struct Position {
     occupied_columns: u64,
     xs: [i32; 32],
     ys: [i32; 32],
-    pub(super) kinds: [Kind; 32],
+    kinds: [Kind; 32],
     /// The slots on the table of each kind, by [`Kind::index`]: attacks
     /// are found a kind at a time, without a jump on each tile's kind.
     by_kind: [u32; 6],
     /// The slots on the table.
-    pub(super) present: u32,
+    present: u32,
     /// For each slot on the table, the slots of the tiles touching it.
-    pub(super) adjacent: [u32; 32],
+    adjacent: [u32; 32],
     /// The slots of captured tiles. They are not reused, so that unmaking
     /// a capture finds the captured tile's square and kind intact.
     captured: u32,
     /// The pawn slots that have moved since they were placed.
-    pub(super) moved: u32,
+    moved: u32,
     /// The slot of each side's king, or [`NO_SLOT`] while it is in the pile.
-    pub(super) kings: [u8; 2],
-    pub(super) piles: [Pile; 2],
-    pub(super) side: Colour,
+    kings: [u8; 2],
+    piles: [Pile; 2],
+    side: Colour,
     halfmove: u32,
     fullmove: u32,
     /// The hash's field sum over the tiles (see `hash`).
@@ -545,6 +545,52 @@ impl Position {
     #[inline(always)]
     pub(super) fn square_of(&self, slot: usize) -> Square {
         Square::new(self.xs[slot], self.ys[slot])
+    }
+
+    /// The slot in `square`'s torus cell, or [`NO_SLOT`]: near the group
+    /// (see the module comment), the tile on `square`.
+    #[inline(always)]
+    pub(super) fn cell_slot(&self, square: Square) -> u8 {
+        self.board[square.cell()]
+    }
+
+    /// The occupancy of torus row `y mod 64`: bit `x mod 64` for the
+    /// square `x,y`.
+    #[inline(always)]
+    pub(super) fn row(&self, y: i32) -> u64 {
+        self.rows[(y & 63) as usize]
+    }
+
+    /// The slots on the table.
+    #[inline(always)]
+    pub(super) fn present(&self) -> u32 {
+        self.present
+    }
+
+    /// The slots of the tiles touching the tile in `slot`.
+    #[inline(always)]
+    pub(super) fn adjacent(&self, slot: usize) -> u32 {
+        self.adjacent[slot]
+    }
+
+    /// The kind of the tile in `slot`.
+    #[inline(always)]
+    pub(super) fn kind_of(&self, slot: usize) -> Kind {
+        self.kinds[slot]
+    }
+
+    /// True when the tile in `slot`, a pawn, has moved since it was
+    /// placed.
+    #[inline(always)]
+    pub(super) fn has_moved(&self, slot: usize) -> bool {
+        self.moved & (1 << slot) != 0
+    }
+
+    /// The slot of `colour`'s king, or [`NO_SLOT`] while it is in the
+    /// pile.
+    #[inline(always)]
+    pub(super) fn king_slot(&self, colour: Colour) -> u8 {
+        self.kings[colour.index()]
     }
 
     /// The x and the y coordinates of `colour`'s sixteen slots, for tests
