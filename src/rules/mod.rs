@@ -5,9 +5,9 @@
 //! `position` (storage, make and unmake; `position/geometry` reads lines
 //! and rings off it; `position/consistency` checks its redundant state);
 //! `attack` (attacks and check); `connectivity` (the connection rule:
-//! rings and the tile graph); `movegen` (candidates and legality, for
-//! full lists and for playouts); `hash`; `notation`; `game` (endings);
-//! `perft`.
+//! rings and the tile graph); `movegen` (candidates and move lists;
+//! `movegen/legality` settles candidates, `movegen/sampling` numbers them
+//! for random playouts); `hash`; `notation`; `game` (endings); `perft`.
 //!
 //! Words used in the code with a meaning of their own here:
 //! - **tile slot**, or *slot* in `position`, `attack` and `connectivity`:
