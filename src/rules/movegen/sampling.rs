@@ -127,7 +127,10 @@ impl Position {
         }
         let f = us.forward();
         let them = us.opposite().index();
-        let ahead = &LINE_STEPS[Line::ahead(us) as usize];
+        // North for White, south for Black: `South` follows `North` as
+        // Black follows White. Arithmetic, not a match on the colour,
+        // which compiles to more instructions in the numbering loop.
+        let ahead = &LINE_STEPS[Line::North as usize + us.index()];
         let [west, east] = &PAWN_CAPTURES[us.index()];
         for slot in Slots(self.tiles_of(us, Kind::Pawn)) {
             // Its steps up to the first tile, the last square beside a

@@ -7,7 +7,6 @@
 
 use super::Position;
 use crate::rules::connectivity::{euler_gain, ring_bit_if_within, Ring, CENTRE};
-use crate::rules::piece::Colour;
 use crate::rules::square::Square;
 
 /// A line from a square, as a slider rides it: `East` is towards growing
@@ -28,15 +27,6 @@ pub(crate) enum Line {
 }
 
 impl Line {
-    /// The way `colour`'s pawns step: north for White, south for Black.
-    #[inline(always)]
-    pub(crate) const fn ahead(colour: Colour) -> Line {
-        match colour {
-            Colour::White => Line::North,
-            Colour::Black => Line::South,
-        }
-    }
-
     /// The way up (`north`) or down a column.
     #[inline(always)]
     pub(crate) const fn vertical(north: bool) -> Line {
