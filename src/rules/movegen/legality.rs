@@ -463,6 +463,8 @@ impl Position {
         let undo = self.apply_to_table(mv);
         let ok = !self.king_capturable(us);
         self.revert_on_table(mv, undo);
+        #[cfg(debug_assertions)]
+        self.assert_consistent();
         ok
     }
 
