@@ -5,8 +5,11 @@
 //! position is reachable and shrinking moves towards shorter games. On it:
 //! - the position string round-trips through `FromStr` (in any tile order);
 //! - `make` then `unmake` restores the position, its string and its hash,
-//!   and the incremental `hash()` equals `hash_from_scratch()` after every
-//!   `make`;
+//!   the incremental `hash()` equals `hash_from_scratch()` after every
+//!   `make`, and every piece of state kept beside the tiles agrees with
+//!   them after each `make` and `unmake` (`Position::consistency`; a debug
+//!   build also checks it inside `make` and `unmake` on every move of
+//!   every test);
 //! - every generated move leaves the table one group and the mover's king
 //!   out of check, as judged by the reference in `tests/reference`, and
 //!   `parse_move` accepts exactly the reference's legal moves among its
@@ -41,6 +44,7 @@ fn walk(seed: u64, plies: usize) -> Position {
             pos.hash_from_scratch(),
             "hash drifted after {mv}: {pos}"
         );
+        pos.assert_consistent();
     }
     pos
 }
@@ -96,6 +100,7 @@ proptest! {
         let mut pos = pos;
         for mv in before.legal_moves() {
             let undo = pos.make(mv);
+            prop_assert_eq!(pos.consistency(), Ok(()), "after {} from {}", mv, text);
             prop_assert_eq!(pos.hash(), pos.hash_from_scratch(), "after {} from {}", mv, text);
             let after = reference::parse(&pos.to_string());
             let table = after.table();
@@ -105,6 +110,7 @@ proptest! {
                 "{} from {} leaves the mover in check", mv, text
             );
             pos.unmake(mv, undo);
+            prop_assert_eq!(pos.consistency(), Ok(()), "unmake({}) from {}", mv, text);
             prop_assert_eq!(&pos, &before, "unmake({}) from {}", mv, text);
             prop_assert_eq!(pos.to_string(), text.clone());
             prop_assert_eq!(pos.hash(), hash);

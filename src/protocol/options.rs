@@ -1,10 +1,15 @@
-//! The engine's options: each declared once, with its type, default and
-//! range; `uci` lists them from here and `setoption` checks against here.
+//! The engine's options: each declared once, with its type, default,
+//! range and setter, as Lc0's `params.cc` does; `uci` lists them from
+//! here and `setoption` checks and sets through here.
 
 use crate::search::playout::Policy;
 use crate::search::{Params, Player};
 
-/// What values an option takes.
+/// Writes a value, already checked against the option's type and range,
+/// into the options, or says why it cannot.
+pub type Setter<T> = fn(&mut Options, T) -> Result<(), String>;
+
+/// What values an option takes, and where each goes.
 #[derive(Clone, Debug)]
 pub enum OptionKind {
     /// A whole number in a range.
@@ -15,11 +20,15 @@ pub enum OptionKind {
         min: i64,
         /// The largest value.
         max: i64,
+        /// Where the value goes.
+        set: Setter<i64>,
     },
     /// `true` or `false`.
     Check {
         /// The value at start-up.
         default: bool,
+        /// Where the value goes.
+        set: Setter<bool>,
     },
     /// A decimal number in a range. UCI has no such type, so `uci` lists
     /// it as `type string`, as Lc0 does for its constants.
@@ -30,6 +39,8 @@ pub enum OptionKind {
         min: f64,
         /// The largest value.
         max: f64,
+        /// Where the value goes.
+        set: Setter<f64>,
     },
     /// One of a list of words.
     Combo {
@@ -37,6 +48,8 @@ pub enum OptionKind {
         default: &'static str,
         /// The words allowed.
         values: Vec<&'static str>,
+        /// Parses the word and puts it where it goes.
+        set: fn(&mut Options, &str) -> Result<(), String>,
     },
 }
 
@@ -54,7 +67,7 @@ impl OptionSpec {
     pub fn default_value(&self) -> String {
         match &self.kind {
             OptionKind::Spin { default, .. } => default.to_string(),
-            OptionKind::Check { default } => default.to_string(),
+            OptionKind::Check { default, .. } => default.to_string(),
             OptionKind::Real { default, .. } => default.to_string(),
             OptionKind::Combo { default, .. } => default.to_string(),
         }
@@ -63,17 +76,21 @@ impl OptionSpec {
     /// The `option name …` line of the `uci` answer.
     pub fn uci_line(&self) -> String {
         match &self.kind {
-            OptionKind::Spin { default, min, max } => format!(
+            OptionKind::Spin {
+                default, min, max, ..
+            } => format!(
                 "option name {} type spin default {default} min {min} max {max}",
                 self.name
             ),
-            OptionKind::Check { default } => {
+            OptionKind::Check { default, .. } => {
                 format!("option name {} type check default {default}", self.name)
             }
             OptionKind::Real { default, .. } => {
                 format!("option name {} type string default {default}", self.name)
             }
-            OptionKind::Combo { default, values } => {
+            OptionKind::Combo {
+                default, values, ..
+            } => {
                 let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
                 format!(
                     "option name {} type combo default {default}{vars}",
@@ -108,56 +125,97 @@ const MAX_SEED: i64 = (1 << 53) - 1;
 
 /// Every option the engine has.
 pub fn specs() -> Vec<OptionSpec> {
-    let spin = |name, default, min, max| OptionSpec {
+    let spin = |name, default, min, max, set: Setter<i64>| OptionSpec {
         name,
-        kind: OptionKind::Spin { default, min, max },
+        kind: OptionKind::Spin {
+            default,
+            min,
+            max,
+            set,
+        },
+    };
+    let real = |name, default, min, max, set: Setter<f64>| OptionSpec {
+        name,
+        kind: OptionKind::Real {
+            default,
+            min,
+            max,
+            set,
+        },
+    };
+    let check = |name, default, set: Setter<bool>| OptionSpec {
+        name,
+        kind: OptionKind::Check { default, set },
     };
     vec![
-        spin("Threads", cores() as i64, 1, 256),
-        spin("Seed", 0, 0, MAX_SEED),
-        spin("MultiPV", 1, 1, 256),
-        spin("MoveOverhead", 30, 0, 10_000),
-        spin("PlayoutCap", 10, 1, 10_000),
-        spin("Hash", 256, 1, 1 << 16),
-        spin("LeafDepth", 0, -1, 3),
-        spin("Contempt", DEFAULT_CONTEMPT, -1000, 1000),
-        OptionSpec {
-            name: "Exploration",
-            kind: OptionKind::Real {
-                default: DEFAULT_EXPLORATION,
-                min: 0.0,
-                max: 100.0,
+        spin("Threads", cores() as i64, 1, 256, |o, v| {
+            o.params.threads = v as usize;
+            Ok(())
+        }),
+        spin("Seed", 0, 0, MAX_SEED, |o, v| {
+            o.params.seed = v as u64;
+            Ok(())
+        }),
+        spin("MultiPV", 1, 1, 256, |o, v| {
+            o.params.multipv = v as usize;
+            Ok(())
+        }),
+        spin("MoveOverhead", 30, 0, 10_000, |o, v| {
+            o.params.move_overhead = v as u64;
+            Ok(())
+        }),
+        spin("PlayoutCap", 10, 1, 10_000, |o, v| {
+            o.params.playout_cap = v as u32;
+            Ok(())
+        }),
+        spin("Hash", 256, 1, 1 << 16, |o, v| {
+            hash_fits(v as u64, available_memory_mib())?;
+            o.params.hash_mib = v as usize;
+            Ok(())
+        }),
+        spin("LeafDepth", 0, -1, 3, |o, v| {
+            o.params.leaf_depth = v as i32;
+            Ok(())
+        }),
+        spin("Contempt", DEFAULT_CONTEMPT, -1000, 1000, |o, v| {
+            o.params.contempt = v as i32;
+            Ok(())
+        }),
+        real("Exploration", DEFAULT_EXPLORATION, 0.0, 100.0, |o, v| {
+            o.params.exploration = v;
+            Ok(())
+        }),
+        real("MinimaxWeight", DEFAULT_MINIMAX_WEIGHT, 0.0, 1.0, |o, v| {
+            o.params.minimax_weight = v;
+            Ok(())
+        }),
+        real(
+            "HybridExploration",
+            DEFAULT_HYBRID_EXPLORATION,
+            0.0,
+            100.0,
+            |o, v| {
+                o.params.hybrid_exploration = v;
+                Ok(())
             },
-        },
-        OptionSpec {
-            name: "MinimaxWeight",
-            kind: OptionKind::Real {
-                default: DEFAULT_MINIMAX_WEIGHT,
-                min: 0.0,
-                max: 1.0,
-            },
-        },
-        OptionSpec {
-            name: "HybridExploration",
-            kind: OptionKind::Real {
-                default: DEFAULT_HYBRID_EXPLORATION,
-                min: 0.0,
-                max: 100.0,
-            },
-        },
-        OptionSpec {
-            name: "UCI_ShowWDL",
-            kind: OptionKind::Check { default: false },
-        },
-        OptionSpec {
-            name: "VerboseMoveStats",
-            kind: OptionKind::Check { default: false },
-        },
+        ),
+        check("UCI_ShowWDL", false, |o, v| {
+            o.show_wdl = v;
+            Ok(())
+        }),
+        check("VerboseMoveStats", false, |o, v| {
+            o.verbose_stats = v;
+            Ok(())
+        }),
         OptionSpec {
             name: "PlayoutPolicy",
             kind: OptionKind::Combo {
                 default: Policy::Uniform.name(),
                 values: Policy::ALL.iter().map(|p| p.name()).collect(),
+                set: |o, v| {
+                    o.params.policy = v.parse()?;
+                    Ok(())
+                },
             },
         },
         OptionSpec {
@@ -165,6 +223,10 @@ pub fn specs() -> Vec<OptionSpec> {
             kind: OptionKind::Combo {
                 default: Player::Ismcts.name(),
                 values: Player::ALL.iter().map(|p| p.name()).collect(),
+                set: |o, v| {
+                    o.params.player = v.parse()?;
+                    Ok(())
+                },
             },
         },
     ]
@@ -222,7 +284,7 @@ impl Options {
             .ok_or_else(|| format!("unknown option '{name}'"))?;
         let value = value.ok_or_else(|| format!("option {} needs a value", spec.name))?;
         match spec.kind {
-            OptionKind::Spin { min, max, .. } => {
+            OptionKind::Spin { min, max, set, .. } => {
                 let v: i64 = value.parse().map_err(|_| {
                     format!("option {} takes a whole number, not '{value}'", spec.name)
                 })?;
@@ -232,23 +294,9 @@ impl Options {
                         spec.name
                     ));
                 }
-                let p = &mut self.params;
-                match spec.name {
-                    "Threads" => p.threads = v as usize,
-                    "Seed" => p.seed = v as u64,
-                    "MultiPV" => p.multipv = v as usize,
-                    "MoveOverhead" => p.move_overhead = v as u64,
-                    "PlayoutCap" => p.playout_cap = v as u32,
-                    "Hash" => {
-                        hash_fits(v as u64, available_memory_mib())?;
-                        p.hash_mib = v as usize;
-                    }
-                    "LeafDepth" => p.leaf_depth = v as i32,
-                    "Contempt" => p.contempt = v as i32,
-                    _ => unreachable!("every spin option is handled"),
-                }
+                set(self, v)?;
             }
-            OptionKind::Real { min, max, .. } => {
+            OptionKind::Real { min, max, set, .. } => {
                 let v: f64 = value
                     .parse()
                     .map_err(|_| format!("option {} takes a number, not '{value}'", spec.name))?;
@@ -258,13 +306,9 @@ impl Options {
                         spec.name
                     ));
                 }
-                match spec.name {
-                    "MinimaxWeight" => self.params.minimax_weight = v,
-                    "HybridExploration" => self.params.hybrid_exploration = v,
-                    _ => self.params.exploration = v,
-                }
+                set(self, v)?;
             }
-            OptionKind::Check { .. } => {
+            OptionKind::Check { set, .. } => {
                 let v = match value.to_ascii_lowercase().as_str() {
                     "true" => true,
                     "false" => false,
@@ -275,17 +319,9 @@ impl Options {
                         ))
                     }
                 };
-                match spec.name {
-                    "UCI_ShowWDL" => self.show_wdl = v,
-                    "VerboseMoveStats" => self.verbose_stats = v,
-                    _ => unreachable!("every check option is handled"),
-                }
+                set(self, v)?;
             }
-            OptionKind::Combo { .. } => match spec.name {
-                "Player" => self.params.player = value.parse()?,
-                "PlayoutPolicy" => self.params.policy = value.parse()?,
-                _ => unreachable!("every combo option is handled"),
-            },
+            OptionKind::Combo { set, .. } => set(self, value)?,
         }
         Ok(())
     }

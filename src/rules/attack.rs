@@ -1,9 +1,35 @@
-//! Attacks by movement, for judging positions: which tiles could capture
-//! on a square if the connection rule allowed it.
+//! Attacks by movement: which tiles could capture on a square, path
+//! clear, before the connection rule is asked. Check is an attack whose
+//! capture keeps the table one group ([`Position::king_capturable`]).
+//!
+//! The per-tile tests run for all sixteen tiles of a side at once
+//! ([`Bearings`]): with AVX2 eight lanes at a time, else tile by tile;
+//! both versions are compiled and tested against each other.
 
-use super::piece::Colour;
-use super::position::Position;
+use super::piece::{Colour, Kind};
+use super::position::{colour_mask, line_back, line_towards, Line, Position, Slots, NO_SLOT};
 use super::square::Square;
+
+/// How the tiles of one colour lie from a target square, as sets of
+/// slots: which share its rank or file, which its diagonal, which stand a
+/// knight's jump away and which next to it. Slots off the table are in
+/// any of them: intersect with the tiles wanted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Bearings {
+    straight: u32,
+    diagonal: u32,
+    knight: u32,
+    adjacent: u32,
+}
+
+impl Bearings {
+    /// Of `(rooks, bishops)`, the sliders (queens are in both) on a line
+    /// they ride through the target.
+    #[inline(always)]
+    fn aligned(&self, (rooks, bishops): (u32, u32)) -> u32 {
+        self.straight & rooks | self.diagonal & bishops
+    }
+}
 
 impl Position {
     /// How many of `colour`'s tiles attack `square` by their movement,
@@ -14,11 +40,240 @@ impl Position {
     pub fn attack_count(&self, colour: Colour, square: Square) -> u32 {
         self.attackers(colour, square).count_ones()
     }
+
+    /// True when `colour`'s king is on the table and some enemy tile
+    /// attacks it by a capture that keeps the table one group.
+    pub(super) fn king_capturable(&self, colour: Colour) -> bool {
+        let king = self.king_slot(colour);
+        if king == NO_SLOT {
+            return false;
+        }
+        Slots(self.attackers_of(king as usize)).any(|s| self.removable(s))
+    }
+
+    /// The enemy tiles that could capture the tile in `slot` by their
+    /// movement, path clear; whether the capture keeps the table together
+    /// is not considered.
+    #[inline]
+    pub(super) fn attackers_of(&self, slot: usize) -> u32 {
+        self.attackers(Self::colour_of(slot).opposite(), self.square_of(slot))
+    }
+
+    /// `enemy`'s tiles that attack `target` (a square near the group) by
+    /// their movement, path clear, as a set of slots.
+    ///
+    /// Every test is arithmetic with no branch: a jump on every tile's
+    /// kind, or on whether it attacks, would be mispredicted about every
+    /// third tile. How all of `enemy`'s tiles lie from the target is
+    /// worked out at once ([`Position::bearings`]) and kept for the kinds
+    /// that attack so; pawns are read off the two squares they would
+    /// attack from, and a slider's line only once the slider is known to
+    /// stand on it.
+    #[inline]
+    pub(super) fn attackers(&self, enemy: Colour, target: Square) -> u32 {
+        self.attackers_through(enemy, target, |line| self.blocker_distance(target, line))
+    }
+
+    /// The enemy tiles that attack `to` once the side to move's king has
+    /// stepped there from `from`, the square next to it: as
+    /// [`Position::attackers`], with the king's origin empty. Whether a
+    /// capture keeps the table together is not considered.
+    pub(super) fn attackers_after_king_step(&self, from: Square, to: Square) -> u32 {
+        // Only the line from `to` through `from` changes: its first tile
+        // stands beyond `from`.
+        let through = line_towards(to, from);
+        self.attackers_through(self.side_to_move().opposite(), to, |line| {
+            if line == through {
+                1 + self.blocker_distance(from, line)
+            } else {
+                self.blocker_distance(to, line)
+            }
+        })
+    }
+
+    /// The attackers of `target` when the first tile along each line from
+    /// it stands at `blocker(line)` (see [`Position::blocker_distance`]):
+    /// read only for the lines an enemy slider stands on.
+    #[inline(always)]
+    fn attackers_through(
+        &self,
+        enemy: Colour,
+        target: Square,
+        blocker: impl Fn(Line) -> u32,
+    ) -> u32 {
+        let of = |kind: Kind| self.tiles_of(enemy, kind);
+        // Two squares hold every pawn that attacks the target: cheaper to
+        // read than to ask each of up to 8 pawns. Near the group no far
+        // tile shares their cells, and an empty cell's `NO_SLOT` lands on
+        // bit 63, which the end drops: no branch.
+        let f = enemy.forward();
+        let mut pawns: u64 = 0;
+        for dx in [-1, 1] {
+            pawns |= 1 << (self.cell_slot(target.offset(dx, -f)) & 63);
+        }
+        let mut attackers = pawns as u32 & of(Kind::Pawn);
+        let bearings = self.bearings(enemy, target);
+        attackers |= bearings.knight & of(Kind::Knight);
+        attackers |= bearings.adjacent & of(Kind::King);
+        // A slider attacks along the line from the target towards it when
+        // it is the first tile on that line: only the lines of the sliders
+        // on one are read.
+        let clear = |dx: i32, dy: i32| blocker(line_back(dx, dy)) == dx.abs().max(dy.abs()) as u32;
+        attackers |= self.attacks_by(bearings.aligned(self.sliders(enemy)), target, clear);
+        attackers
+    }
+
+    /// `colour`'s sliders standing on a line they ride through `target`.
+    #[inline(always)]
+    pub(super) fn aligned_sliders(&self, colour: Colour, target: Square) -> u32 {
+        self.bearings(colour, target).aligned(self.sliders(colour))
+    }
+
+    /// How each of `colour`'s 16 slots lies from `target` (see
+    /// [`Bearings`]): all 16 at once with AVX2 where the build has it,
+    /// else tile by tile. Every search for a king's attackers asks this,
+    /// so it has no loop whose exit depends on the tiles.
+    #[inline(always)]
+    fn bearings(&self, colour: Colour, target: Square) -> Bearings {
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        return self.bearings_avx2(colour, target);
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+        return self.bearings_scalar(colour, target);
+    }
+
+    /// [`Position::bearings`], eight AVX2 lanes at a time.
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    fn bearings_avx2(&self, colour: Colour, target: Square) -> Bearings {
+        use std::arch::x86_64::{
+            __m256i, _mm256_abs_epi32, _mm256_and_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi32,
+            _mm256_loadu_si256, _mm256_max_epi32, _mm256_movemask_ps, _mm256_or_si256,
+            _mm256_set1_epi32, _mm256_sub_epi32,
+        };
+        let base = 16 * colour.index();
+        let (xs, ys) = self.coordinates(colour);
+        let mut bearings = Bearings::default();
+        for half in 0..2 {
+            let lanes = 8 * half..8 * half + 8;
+            // SAFETY: AVX2 is enabled for this build (the cfg above, and
+            // `main` stops on a processor without it); each load reads the
+            // eight `i32`s of a slice of that length, unaligned.
+            let [straight, diagonal, knight, adjacent] = unsafe {
+                let load = |lanes: &[i32]| _mm256_loadu_si256(lanes.as_ptr().cast::<__m256i>());
+                let dx = _mm256_abs_epi32(_mm256_sub_epi32(
+                    _mm256_set1_epi32(target.x),
+                    load(&xs[lanes.clone()]),
+                ));
+                let dy = _mm256_abs_epi32(_mm256_sub_epi32(
+                    _mm256_set1_epi32(target.y),
+                    load(&ys[lanes]),
+                ));
+                let is = |v: __m256i, n: i32| _mm256_cmpeq_epi32(v, _mm256_set1_epi32(n));
+                let zero = |v| is(v, 0);
+                let mask = |v: __m256i| _mm256_movemask_ps(_mm256_castsi256_ps(v)) as u32;
+                [
+                    mask(_mm256_or_si256(zero(dx), zero(dy))),
+                    mask(_mm256_cmpeq_epi32(dx, dy)),
+                    mask(_mm256_or_si256(
+                        _mm256_and_si256(is(dx, 1), is(dy, 2)),
+                        _mm256_and_si256(is(dx, 2), is(dy, 1)),
+                    )),
+                    mask(is(_mm256_max_epi32(dx, dy), 1)),
+                ]
+            };
+            let shift = base + 8 * half;
+            bearings.straight |= straight << shift;
+            bearings.diagonal |= diagonal << shift;
+            bearings.knight |= knight << shift;
+            bearings.adjacent |= adjacent << shift;
+        }
+        bearings
+    }
+
+    /// [`Position::bearings`] tile by tile: the plain version, compiled
+    /// in every build and tested against the AVX2 one.
+    #[cfg_attr(
+        all(target_arch = "x86_64", target_feature = "avx2"),
+        allow(dead_code, reason = "the AVX2 build uses it in tests only")
+    )]
+    #[inline(always)]
+    fn bearings_scalar(&self, colour: Colour, target: Square) -> Bearings {
+        let mut bearings = Bearings::default();
+        for slot in Slots(colour_mask(colour)) {
+            let square = self.square_of(slot);
+            let (dx, dy) = ((target.x - square.x).abs(), (target.y - square.y).abs());
+            bearings.straight |= u32::from((dx == 0) | (dy == 0)) << slot;
+            bearings.diagonal |= u32::from(dx == dy) << slot;
+            bearings.knight |= u32::from((dx == 1) & (dy == 2) | (dx == 2) & (dy == 1)) << slot;
+            bearings.adjacent |= u32::from(dx.max(dy) == 1) << slot;
+        }
+        bearings
+    }
+
+    /// `colour`'s tiles on the table that slide along ranks and files,
+    /// and those that slide along diagonals: its queens are in both.
+    #[inline(always)]
+    fn sliders(&self, colour: Colour) -> (u32, u32) {
+        let queens = self.tiles_of(colour, Kind::Queen);
+        (
+            self.tiles_of(colour, Kind::Rook) | queens,
+            self.tiles_of(colour, Kind::Bishop) | queens,
+        )
+    }
+
+    /// The tiles of `tiles` for which `attacks` holds of the step from
+    /// the tile to `target`.
+    #[inline(always)]
+    fn attacks_by(&self, tiles: u32, target: Square, attacks: impl Fn(i32, i32) -> bool) -> u32 {
+        let mut set = 0;
+        for s in Slots(tiles) {
+            let square = self.square_of(s);
+            let (dx, dy) = (target.x - square.x, target.y - square.y);
+            set |= u32::from(attacks(dx, dy)) << s;
+        }
+        set
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::playout::{random_turn, Turn};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// The scalar bearings equal the AVX2 ones for both sides, from every
+    /// square around the tiles of random games.
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[test]
+    fn scalar_bearings_equal_the_avx2_ones() {
+        let mut rng = ChaCha8Rng::seed_from_u64(31);
+        let mut compared = 0;
+        for _ in 0..20 {
+            let mut pos = Position::startpos();
+            for _ in 0..120 {
+                let Turn::Play(mv) = random_turn(&mut pos, &mut rng) else {
+                    break;
+                };
+                pos.make(mv);
+                let (min_x, min_y, max_x, max_y) = pos.bounds();
+                for x in min_x - 1..=max_x + 1 {
+                    for y in min_y - 1..=max_y + 1 {
+                        for colour in Colour::ALL {
+                            let target = Square::new(x, y);
+                            assert_eq!(
+                                pos.bearings_scalar(colour, target),
+                                pos.bearings_avx2(colour, target),
+                                "{pos} {colour} {target}"
+                            );
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 100_000, "{compared}");
+    }
 
     #[test]
     fn attackers_follow_movement_and_blocking() {

@@ -1,10 +1,15 @@
-//! Local connectivity around a square, for the connection rule.
+//! Connectivity, for the connection rule: locally around a square, and on
+//! the tile graph.
 //!
 //! A tile can leave its square without splitting the table whenever the
 //! occupied squares around it are connected to each other through that ring
 //! of 8 squares alone: every path through the tile can then go around it.
 //! This settles nearly every tile of a compact group with three row reads;
-//! only the rest need a flood fill.
+//! only the rest need the graph of touching tiles: floods, articulation
+//! points (Hopcroft–Tarjan) and the parts a tile's removal leaves.
+
+use super::position::{Position, NO_SLOT};
+use arrayvec::ArrayVec;
 
 /// A 3 × 3 neighbourhood as 9 bits: bit `3·(dy+1) + (dx+1)`, centre bit 4.
 pub(crate) type Ring = u32;
@@ -99,7 +104,7 @@ static RING_GROUPS: [[u16; 4]; 512] = {
 /// The groups of the occupied ring squares of `ring` (centre ignored),
 /// zero-padded.
 #[inline(always)]
-pub(crate) fn ring_groups(ring: Ring) -> [u16; 4] {
+fn ring_groups(ring: Ring) -> [u16; 4] {
     RING_GROUPS[(ring & 511) as usize]
 }
 
@@ -202,9 +207,182 @@ pub(crate) fn ring_connected(ring: Ring) -> bool {
     RING_CONNECTED[(ring & 511) as usize]
 }
 
+/// The tile graph: tiles are its vertices, and two touching tiles share an
+/// edge (the adjacency masks). These answer the connection rule where the
+/// ring test alone cannot.
+impl Position {
+    /// The tiles of `within` reached from `seed` through touching tiles
+    /// of `within`.
+    #[inline]
+    fn flood(&self, seed: u32, within: u32) -> u32 {
+        self.flood_until(seed, within, within)
+    }
+
+    /// True when the tiles on the table, less the slots in `skip`, are one
+    /// group (or none).
+    #[inline]
+    fn connected_without(&self, skip: u32) -> bool {
+        let all = self.present() & !skip;
+        self.flood(all & all.wrapping_neg(), all) == all
+    }
+
+    /// The tiles that hold the table together: without any one of them the
+    /// rest falls apart. Hopcroft and Tarjan's depth-first search, on the
+    /// adjacency masks.
+    pub(super) fn articulation_points(&self, skip: u32) -> u32 {
+        let all = self.present() & !skip;
+        if all.count_ones() < 3 {
+            return 0;
+        }
+        let mut order = [0u8; 32];
+        let mut low = [0u8; 32];
+        let mut parent = [NO_SLOT; 32];
+        let mut stack: [(u8, u32); 32] = [(0, 0); 32];
+        let root = all.trailing_zeros() as usize;
+        let mut depth = 1;
+        let mut time = 1;
+        let mut root_children = 0;
+        let mut points = 0;
+        order[root] = 1;
+        low[root] = 1;
+        stack[0] = (root as u8, self.adjacent(root) & all);
+        while depth > 0 {
+            let (v, rest) = stack[depth - 1];
+            let v = v as usize;
+            if rest != 0 {
+                let w = rest.trailing_zeros() as usize;
+                stack[depth - 1].1 = rest & (rest - 1);
+                if order[w] == 0 {
+                    time += 1;
+                    order[w] = time;
+                    low[w] = time;
+                    parent[w] = v as u8;
+                    stack[depth] = (w as u8, self.adjacent(w) & all);
+                    depth += 1;
+                } else if w != parent[v] as usize {
+                    low[v] = low[v].min(order[w]);
+                }
+            } else {
+                depth -= 1;
+                let p = parent[v];
+                if p != NO_SLOT {
+                    let p = p as usize;
+                    low[p] = low[p].min(low[v]);
+                    if p == root {
+                        root_children += 1;
+                    } else if low[v] >= order[p] {
+                        points |= 1 << p;
+                    }
+                }
+            }
+        }
+        if root_children > 1 {
+            points |= 1 << root;
+        }
+        points
+    }
+
+    /// The groups the table falls into without the tile in `slot`.
+    pub(super) fn parts_without(&self, slot: usize) -> ArrayVec<u32, 4> {
+        let mut parts = ArrayVec::new();
+        let neighbours = self.adjacent(slot);
+        let mut left = self.present() & !(1 << slot);
+        // Tiles around it in different groups of its ring lie in different
+        // parts, unless the table has holes. Flooded from one tile of each
+        // of two groups by turns, the smaller part is complete first:
+        // nearly always the few tiles a holding tile hangs on to, while a
+        // single flood may first cross the rest of the table.
+        let from = self.square_of(slot);
+        let groups = ring_groups(self.ring(from));
+        if groups[1] != 0 {
+            let seed = |group: u16| {
+                let cell = group.trailing_zeros() as i32;
+                1 << self.cell_slot(from.offset(cell % 3 - 1, cell / 3 - 1))
+            };
+            if let Some(part) = self.race(seed(groups[0]), seed(groups[1]), left) {
+                parts.push(part);
+                left &= !part;
+                // With two groups around it, the rest is the other part.
+                if groups[2] == 0 {
+                    parts.push(left);
+                    return parts;
+                }
+            }
+        }
+        while left != 0 {
+            // Each part holds a neighbour of the tile (the table was one
+            // group with it), so once a flood from one neighbour has met
+            // all those left, what is left is one part: on a compact
+            // table the flood stops after a few tiles.
+            let targets = neighbours & left;
+            let seen = self.flood_until(targets & targets.wrapping_neg(), left, targets);
+            if seen & targets == targets {
+                parts.push(left);
+                break;
+            }
+            // The tile's 8 neighbours fall into at most 4 groups around it.
+            parts.push(seen);
+            left &= !seen;
+        }
+        parts
+    }
+
+    /// Floods `within` from the tiles `a` and from the tiles `b`, a tile
+    /// of each in turn: the group of whichever is complete first, or
+    /// `None` when the two meet, being one group.
+    #[inline]
+    fn race(&self, a: u32, b: u32, within: u32) -> Option<u32> {
+        let (mut seen_a, mut todo_a, mut seen_b, mut todo_b) = (a, a, b, b);
+        // One test a round, with no branch on which flood ends it: that
+        // is a coin toss.
+        while (todo_a != 0) & (todo_b != 0) & (seen_a & seen_b == 0) {
+            for (seen, todo) in [(&mut seen_a, &mut todo_a), (&mut seen_b, &mut todo_b)] {
+                let slot = todo.trailing_zeros() as usize;
+                *todo &= *todo - 1;
+                let new = self.adjacent(slot) & within & !*seen;
+                *seen |= new;
+                *todo |= new;
+            }
+        }
+        let part = std::hint::select_unpredictable(todo_a == 0, seen_a, seen_b);
+        // A flood that has run out is a whole group, met or not.
+        (todo_a == 0 || todo_b == 0).then_some(part)
+    }
+
+    /// The tiles of `within` reached from `seed` through touching tiles of
+    /// `within`, or some of them: the flood may stop once it has met every
+    /// tile of `targets`.
+    #[inline]
+    fn flood_until(&self, seed: u32, within: u32, targets: u32) -> u32 {
+        let mut seen = seed;
+        let mut todo = seed;
+        while todo != 0 && seen & targets != targets {
+            let slot = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let new = self.adjacent(slot) & within & !seen;
+            seen |= new;
+            todo |= new;
+        }
+        seen
+    }
+
+    /// True when the tile in `slot` can leave the table (be captured, or
+    /// move off to capture) and the rest stays one group.
+    #[inline]
+    pub(super) fn removable(&self, slot: usize) -> bool {
+        // Without holes the ring test is exact: no flood.
+        ring_connected(self.ring(self.square_of(slot)))
+            || (!self.without_holes() && self.connected_without(1 << slot))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::position::Slots;
+    use crate::search::playout::{random_turn, Turn};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
 
     /// The bit of the square at `dx, dy` (each in −1..=1) in a [`Ring`].
     const fn ring_bit(dx: i32, dy: i32) -> Ring {
@@ -277,5 +455,62 @@ mod tests {
         assert!(!ring_connected(ring_bit(-1, -1) | ring_bit(1, 1)));
         // The centre bit is ignored.
         assert!(!ring_connected(ring_bit(-1, 0) | CENTRE | ring_bit(1, 0)));
+    }
+
+    /// The groups of the tiles but the one in `skip`, by squares alone:
+    /// a walk from each tile not yet reached to the tiles next to it.
+    fn groups_by_squares(pos: &Position, skip: usize) -> Vec<u32> {
+        let tiles: Vec<usize> = Slots(pos.present() & !(1 << skip)).collect();
+        let mut groups = Vec::new();
+        let mut reached = 0u32;
+        for &start in &tiles {
+            if reached & 1 << start != 0 {
+                continue;
+            }
+            let mut group = 1u32 << start;
+            let mut stack = vec![start];
+            while let Some(s) = stack.pop() {
+                for &t in &tiles {
+                    let near = pos.square_of(s).is_adjacent(pos.square_of(t));
+                    if near && group & 1 << t == 0 {
+                        group |= 1 << t;
+                        stack.push(t);
+                    }
+                }
+            }
+            reached |= group;
+            groups.push(group);
+        }
+        groups.sort();
+        groups
+    }
+
+    /// `parts_without` finds the groups a walk by squares finds, for
+    /// every tile of positions with and without holes.
+    #[test]
+    fn parts_without_each_tile_are_the_groups_left() {
+        let mut rng = ChaCha8Rng::seed_from_u64(23);
+        let (mut split, mut holed, mut tried) = (0, 0, 0);
+        for _ in 0..30 {
+            let mut pos = Position::startpos();
+            for _ in 0..150 {
+                let Turn::Play(mv) = random_turn(&mut pos, &mut rng) else {
+                    break;
+                };
+                pos.make(mv);
+                for slot in Slots(pos.present()) {
+                    let mut parts = pos.parts_without(slot).to_vec();
+                    parts.sort();
+                    assert_eq!(parts, groups_by_squares(&pos, slot), "{pos} less {slot}");
+                    split += usize::from(parts.len() > 1);
+                    holed += usize::from(!pos.without_holes());
+                    tried += 1;
+                }
+            }
+        }
+        assert!(
+            split > 10_000 && holed > 5_000 && tried > 30_000,
+            "{split} split and {holed} with holes of {tried}"
+        );
     }
 }

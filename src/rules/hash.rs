@@ -109,8 +109,17 @@ pub(crate) const fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The number of tile states: 6 kinds × 2 colours, plus moved pawns.
-pub(crate) const STATES: usize = 14;
+/// The tile state of a pawn that has moved, after the six kinds by
+/// `Kind::index`: it may no longer step two or three squares, so it is
+/// another position.
+pub(crate) const MOVED_PAWN: usize = 6;
+
+/// The tile states of one colour: the six kinds and moved pawns. Black's
+/// states follow White's.
+pub(crate) const STATES_PER_COLOUR: usize = MOVED_PAWN + 1;
+
+/// The number of tile states, both colours.
+pub(crate) const STATES: usize = 2 * STATES_PER_COLOUR;
 
 /// A random field element per tile state.
 static STATE_KEYS: [u64; STATES] = {

@@ -206,8 +206,7 @@ fn uniform_turn(
         }
     }
     // Listed with no branch on whether each slot is struck out: the
-    // answers follow no pattern, and a filter mispredicted about one slot
-    // in four.
+    // answers follow no pattern, so a filter would be mispredicted.
     let mut open = [0u16; SLOT_LIMIT as usize];
     let mut left = 0;
     for i in 0..options {
@@ -232,9 +231,9 @@ fn uniform_turn(
 /// A uniformly random number below `n`, which is not 0, by Lemire's
 /// nearly divisionless method: the high half of a random word times `n`,
 /// redrawn in the rare case (below `n` in 2^32) that it would favour some
-/// numbers. rand 0.8 divides each time a range is set up (`Uniform`), or
-/// redraws up to half the words (`gen_range`); a turn sets up a range or
-/// two and mostly draws once from each.
+/// numbers. A turn sets up a range or two and mostly draws once from
+/// each, so a method that divides once per range, or redraws often, would
+/// cost more than the draws.
 #[inline(always)]
 fn below(rng: &mut impl Rng, n: u32) -> u32 {
     let mut product = u64::from(rng.next_u32()) * u64::from(n);
@@ -293,8 +292,8 @@ fn place(pos: &mut Position, rng: &mut impl Rng, screen: &mut Screen) -> Turn {
 struct Keys {
     keys: ArrayVec<u64, 101>,
     /// A bit for the top six bits of each key: nearly every new key has a
-    /// bit of its own, and then no key need be read. Reading them every
-    /// ply mispredicted the loop's end about once a ply.
+    /// bit of its own, and then no key need be read, nor a loop's end
+    /// predicted.
     seen: u64,
 }
 

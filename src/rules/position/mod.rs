@@ -1,5 +1,7 @@
 //! The position: tiles on the table, both piles, the side to move, the
-//! clocks; making and unmaking moves; attacks and check.
+//! clocks; its storage, and making and unmaking moves. What the storage
+//! says about lines and rings is in `geometry`; attacks are in
+//! `rules::attack`, the tile graph in `rules::connectivity`.
 //!
 //! The table is unbounded, but the group of at most 32 tiles spans at most
 //! 32 squares in each direction. It is stored on a 64 × 64 torus: a square
@@ -9,16 +11,19 @@
 //! the notation keeps the true coordinates. Nothing ever needs re-centring,
 //! however far the group walks.
 
-use super::connectivity::{
-    euler_gain, ring_bit_if_within, ring_connected, ring_groups, Ring, CENTRE,
-};
+use super::connectivity::euler_gain;
 use super::hash;
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
 use super::square::Square;
-use arrayvec::ArrayVec;
 use std::fmt;
+
+mod consistency;
+mod geometry;
+
+pub use consistency::Inconsistency;
+pub(super) use geometry::{line_back, line_towards, Line, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
 
 /// No tile: the board cell is empty, or the king is still in the pile.
 pub(crate) const NO_SLOT: u8 = 0xFF;
@@ -49,9 +54,9 @@ pub struct Tile {
 #[derive(Clone)]
 pub struct Position {
     /// The slot of the tile in each torus cell, or [`NO_SLOT`].
-    pub(super) board: [u8; 4096],
+    board: [u8; 4096],
     /// Occupancy of the torus: bit `x mod 64` of row `y mod 64`.
-    pub(super) rows: [u64; 64],
+    rows: [u64; 64],
     /// The same by the other lines a slider takes, each with bit `y mod 64`
     /// for the square `x,y`: the column `x mod 64`, the diagonal
     /// `(x − y) mod 64` and the anti-diagonal `(x + y) mod 64`.
@@ -62,53 +67,32 @@ pub struct Position {
     /// for each column: the group's box is the one run of each.
     occupied_rows: u64,
     occupied_columns: u64,
-    pub(super) xs: [i32; 32],
-    pub(super) ys: [i32; 32],
-    pub(super) kinds: [Kind; 32],
+    xs: [i32; 32],
+    ys: [i32; 32],
+    kinds: [Kind; 32],
     /// The slots on the table of each kind, by [`Kind::index`]: attacks
     /// are found a kind at a time, without a jump on each tile's kind.
     by_kind: [u32; 6],
     /// The slots on the table.
-    pub(super) present: u32,
+    present: u32,
     /// For each slot on the table, the slots of the tiles touching it.
-    pub(super) adjacent: [u32; 32],
+    adjacent: [u32; 32],
     /// The slots of captured tiles. They are not reused, so that unmaking
     /// a capture finds the captured tile's square and kind intact.
-    pub(super) captured: u32,
+    captured: u32,
     /// The pawn slots that have moved since they were placed.
-    pub(super) moved: u32,
+    moved: u32,
     /// The slot of each side's king, or [`NO_SLOT`] while it is in the pile.
-    pub(super) kings: [u8; 2],
-    pub(super) piles: [Pile; 2],
-    pub(super) side: Colour,
-    pub(super) halfmove: u32,
-    pub(super) fullmove: u32,
+    kings: [u8; 2],
+    piles: [Pile; 2],
+    side: Colour,
+    halfmove: u32,
+    fullmove: u32,
     /// The hash's field sum over the tiles (see `hash`).
     table_sum: u64,
     /// Four times the Euler number of the tiles: groups less holes, kept
     /// square by square (see `connectivity::euler_gain`).
     euler: i32,
-}
-
-/// How the tiles of one colour lie from a target square, as sets of
-/// slots: which share its rank or file, which its diagonal, which stand a
-/// knight's jump away and which next to it. Slots off the table are in
-/// any of them: intersect with the tiles wanted.
-#[derive(Clone, Copy, Debug, Default)]
-struct Bearings {
-    straight: u32,
-    diagonal: u32,
-    knight: u32,
-    adjacent: u32,
-}
-
-impl Bearings {
-    /// Of `(rooks, bishops)`, the sliders (queens are in both) on a line
-    /// they ride through the target.
-    #[inline(always)]
-    fn aligned(&self, (rooks, bishops): (u32, u32)) -> u32 {
-        self.straight & rooks | self.diagonal & bishops
-    }
 }
 
 /// What [`Position::make`] changed that it cannot work out again.
@@ -126,30 +110,6 @@ pub(super) struct TableUndo {
     slot: u8,
     captured: u8,
 }
-
-/// Unit steps of the sliders and the king.
-pub(super) const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-pub(super) const DIAGONAL: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
-pub(super) const KNIGHT: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-pub(super) const KING: [(i32, i32); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
 
 impl Position {
     /// The start: nothing on the table, both piles full, White to move.
@@ -393,9 +353,11 @@ impl Position {
         }
         // Counted without a branch: the sides alternate, but with the
         // random branches of a playout's turn between, a test of the side
-        // was mispredicted about every third move.
+        // would be mispredicted often.
         self.fullmove += us.index() as u32;
         self.side = us.opposite();
+        #[cfg(debug_assertions)]
+        self.assert_consistent();
         Undo {
             captured: table.captured,
             ..undo
@@ -421,6 +383,8 @@ impl Position {
         self.moved = undo.moved;
         self.halfmove = undo.halfmove;
         self.table_sum = undo.table_sum;
+        #[cfg(debug_assertions)]
+        self.assert_consistent();
     }
 
     /// Moves tiles on the table only: no piles, clocks, side or hash. Used
@@ -494,8 +458,7 @@ impl Position {
 
     /// Moves the tile in `slot` to the empty `square`. Only the tiles it
     /// touches before or after but not both change their adjacency
-    /// masks: one loop over them, where unlinking and linking again
-    /// looped twice over the tiles around, and mispredicted both ends.
+    /// masks: one loop over them, not one to unlink and one to link.
     #[inline]
     fn move_tile(&mut self, slot: usize, square: Square) {
         let before = self.adjacent[slot];
@@ -558,36 +521,6 @@ impl Position {
         self.euler -= euler_gain(self.ring(square));
     }
 
-    /// True when the table is one group enclosing no empty square (no
-    /// hole, squares touching at sides counted as one region): then a
-    /// tile holds the table together exactly when the tiles around it
-    /// do not hold together among themselves. A path between two of them
-    /// around the tile would close a loop around an empty square beside it.
-    #[inline(always)]
-    pub(super) fn without_holes(&self) -> bool {
-        self.euler == 4
-    }
-
-    /// [`Position::without_holes`] for the table less the tile on
-    /// `square`, without lifting it.
-    #[inline(always)]
-    pub(super) fn without_holes_less(&self, square: Square) -> bool {
-        self.euler - euler_gain(self.ring(square)) == 4
-    }
-
-    /// [`Position::without_holes`] for the table after the tile on `from`
-    /// steps to `to` (capturing whatever stands there), without making
-    /// the step.
-    #[inline(always)]
-    pub(super) fn without_holes_after_step(&self, from: Square, to: Square) -> bool {
-        let mut euler = self.euler - euler_gain(self.ring(from));
-        if !self.occupied(to) {
-            let ring = self.ring(to) & !ring_bit_if_within(from.x - to.x, from.y - to.y);
-            euler += euler_gain(ring);
-        }
-        euler == 4
-    }
-
     fn recompute_sums(&mut self) {
         self.table_sum = 0;
         for slot in Slots(self.present) {
@@ -602,16 +535,71 @@ impl Position {
     fn state(&self, slot: usize) -> usize {
         let kind = self.kinds[slot];
         let shape = if kind == Kind::Pawn && self.moved & (1 << slot) != 0 {
-            6
+            hash::MOVED_PAWN
         } else {
             kind.index()
         };
-        (slot >> 4) * 7 + shape
+        (slot >> 4) * hash::STATES_PER_COLOUR + shape
     }
 
     #[inline(always)]
     pub(super) fn square_of(&self, slot: usize) -> Square {
         Square::new(self.xs[slot], self.ys[slot])
+    }
+
+    /// The slot in `square`'s torus cell, or [`NO_SLOT`]: near the group
+    /// (see the module comment), the tile on `square`.
+    #[inline(always)]
+    pub(super) fn cell_slot(&self, square: Square) -> u8 {
+        self.board[square.cell()]
+    }
+
+    /// The occupancy of torus row `y mod 64`: bit `x mod 64` for the
+    /// square `x,y`.
+    #[inline(always)]
+    pub(super) fn row(&self, y: i32) -> u64 {
+        self.rows[(y & 63) as usize]
+    }
+
+    /// The slots on the table.
+    #[inline(always)]
+    pub(super) fn present(&self) -> u32 {
+        self.present
+    }
+
+    /// The slots of the tiles touching the tile in `slot`.
+    #[inline(always)]
+    pub(super) fn adjacent(&self, slot: usize) -> u32 {
+        self.adjacent[slot]
+    }
+
+    /// The kind of the tile in `slot`.
+    #[inline(always)]
+    pub(super) fn kind_of(&self, slot: usize) -> Kind {
+        self.kinds[slot]
+    }
+
+    /// True when the tile in `slot`, a pawn, has moved since it was
+    /// placed.
+    #[inline(always)]
+    pub(super) fn has_moved(&self, slot: usize) -> bool {
+        self.moved & (1 << slot) != 0
+    }
+
+    /// The slot of `colour`'s king, or [`NO_SLOT`] while it is in the
+    /// pile.
+    #[inline(always)]
+    pub(super) fn king_slot(&self, colour: Colour) -> u8 {
+        self.kings[colour.index()]
+    }
+
+    /// The x and the y coordinates of `colour`'s sixteen slots, for tests
+    /// run on all sixteen at once; a slot off the table holds its last
+    /// square.
+    #[inline(always)]
+    pub(super) fn coordinates(&self, colour: Colour) -> (&[i32], &[i32]) {
+        let base = 16 * colour.index();
+        (&self.xs[base..base + 16], &self.ys[base..base + 16])
     }
 
     #[inline(always)]
@@ -631,524 +619,10 @@ impl Position {
         }
     }
 
-    /// The column, diagonal and anti-diagonal of `square` on the torus,
-    /// and its bit in each.
-    #[inline(always)]
-    fn lines_of(square: Square) -> (usize, usize, usize, u64) {
-        let (x, y) = (square.x & 63, square.y & 63);
-        (
-            x as usize,
-            ((x - y) & 63) as usize,
-            ((x + y) & 63) as usize,
-            1 << y,
-        )
-    }
-
-    /// How far from `from` the first tile stands along line `line`, in
-    /// the order of `ORTHOGONAL` then `DIAGONAL`: 1 for the next square.
-    /// Meaningful up to 32 squares away (see the module comment); beyond,
-    /// it may see the far side of the torus or nothing (64 or more).
-    #[inline(always)]
-    pub(super) fn blocker_distance(&self, from: Square, line: usize) -> u32 {
-        let (column, diagonal, anti_diagonal, _) = Self::lines_of(from);
-        let (x, y) = ((from.x & 63) as u32, (from.y & 63) as u32);
-        match line {
-            0 => ahead(self.rows[y as usize], x),
-            1 => behind(self.rows[y as usize], x),
-            2 => ahead(self.columns[column], y),
-            3 => behind(self.columns[column], y),
-            4 => ahead(self.diagonals[diagonal], y),
-            5 => ahead(self.anti_diagonals[anti_diagonal], y),
-            6 => behind(self.anti_diagonals[anti_diagonal], y),
-            _ => behind(self.diagonals[diagonal], y),
-        }
-    }
-
-    /// [`Position::blocker_distance`] along the four orthogonal lines: a
-    /// rook needs no more.
-    #[inline(always)]
-    pub(super) fn orthogonal_blocker_distances(&self, from: Square) -> [u32; 4] {
-        [
-            self.blocker_distance(from, 0),
-            self.blocker_distance(from, 1),
-            self.blocker_distance(from, 2),
-            self.blocker_distance(from, 3),
-        ]
-    }
-
-    /// [`Position::blocker_distance`] along the four diagonal lines: a
-    /// bishop needs no more.
-    #[inline(always)]
-    pub(super) fn diagonal_blocker_distances(&self, from: Square) -> [u32; 4] {
-        [
-            self.blocker_distance(from, 4),
-            self.blocker_distance(from, 5),
-            self.blocker_distance(from, 6),
-            self.blocker_distance(from, 7),
-        ]
-    }
-
-    /// How far from `from` the last square lies, along each orthogonal
-    /// line in the order of `ORTHOGONAL`, that touches a tile besides the
-    /// one on `from` (0 when none does): a step further lands beside no
-    /// tile, so it is never a candidate.
-    #[inline(always)]
-    pub(super) fn orthogonal_touch_distances(&self, from: Square) -> [u32; 4] {
-        let (x, y) = ((from.x & 63) as u32, (from.y & 63) as u32);
-        let row = |dy: i32| self.rows[(from.y.wrapping_add(dy) & 63) as usize];
-        // A tile k squares along on the line or beside it touches the
-        // square k + 1 along at the farthest.
-        let rows = row(-1) | row(1) | row(0) & !(1 << x);
-        let columns = self.columns_beside(from);
-        [
-            farthest_ahead(rows, x),
-            farthest_behind(rows, x),
-            farthest_ahead(columns, y),
-            farthest_behind(columns, y),
-        ]
-    }
-
-    /// [`Position::orthogonal_touch_distances`] up the column of `from`
-    /// (`north`) or down it: a pawn's steps need only this line.
-    #[inline(always)]
-    pub(super) fn column_touch_distance(&self, from: Square, north: bool) -> u32 {
-        let columns = self.columns_beside(from);
-        let y = (from.y & 63) as u32;
-        if north {
-            farthest_ahead(columns, y)
-        } else {
-            farthest_behind(columns, y)
-        }
-    }
-
-    /// The tiles of the column of `from` and the two beside it, by row,
-    /// but the one on `from`.
-    #[inline(always)]
-    fn columns_beside(&self, from: Square) -> u64 {
-        let column = |dx: i32| self.columns[(from.x.wrapping_add(dx) & 63) as usize];
-        column(-1) | column(1) | column(0) & !(1 << (from.y & 63))
-    }
-
-    /// [`Position::orthogonal_touch_distances`] along the four diagonal
-    /// lines.
-    #[inline(always)]
-    pub(super) fn diagonal_touch_distances(&self, from: Square) -> [u32; 4] {
-        let (_, d, a, bit) = Self::lines_of(from);
-        let y = (from.y & 63) as u32;
-        let diagonal = |j: usize| self.diagonals[(d + j) & 63];
-        let anti = |j: usize| self.anti_diagonals[(a + j) & 63];
-        let (d0, a0) = (diagonal(0) & !bit, anti(0) & !bit);
-        // Counted by row: a tile k rows along, on the line's own diagonal
-        // or on one of the two next to it further along in x, touches the
-        // square k + 1 along at the farthest; on the next diagonal back in
-        // x, the square k; two back, k − 1. Each word is turned so that a
-        // tile's bit lies one row short of the farthest square it touches.
-        let north = |own: u64, [ahead1, ahead2, back1, back2]: [u64; 4]| {
-            own | ahead1 | ahead2 | back1.rotate_right(1) | back2.rotate_right(2)
-        };
-        let south = |own: u64, [ahead1, ahead2, back1, back2]: [u64; 4]| {
-            own | ahead1 | ahead2 | back1.rotate_left(1) | back2.rotate_left(2)
-        };
-        // Diagonal numbers grow with x, anti-diagonal numbers too.
-        let north_east = north(d0, [diagonal(1), diagonal(2), diagonal(63), diagonal(62)]);
-        let south_west = south(d0, [diagonal(63), diagonal(62), diagonal(1), diagonal(2)]);
-        let north_west = north(a0, [anti(63), anti(62), anti(1), anti(2)]);
-        let south_east = south(a0, [anti(1), anti(2), anti(63), anti(62)]);
-        [
-            farthest_ahead(north_east, y),
-            farthest_ahead(north_west, y),
-            farthest_behind(south_east, y),
-            farthest_behind(south_west, y),
-        ]
-    }
-
-    /// How far from `from` the first tile stands up its column (`north`)
-    /// or down it, as [`Position::blocker_distance`] counts: a pawn's
-    /// steps need only this line.
-    #[inline(always)]
-    pub(super) fn column_blocker_distance(&self, from: Square, north: bool) -> u32 {
-        self.blocker_distance(from, if north { 2 } else { 3 })
-    }
-
-    /// True when a tile stands on `square` (near the group; see the module
-    /// comment).
-    #[inline(always)]
-    pub(super) fn occupied(&self, square: Square) -> bool {
-        self.rows[(square.y & 63) as usize] & (1 << (square.x & 63)) != 0
-    }
-
-    /// The 3 × 3 occupancy around `square`.
-    #[inline(always)]
-    pub(super) fn ring(&self, square: Square) -> Ring {
-        let shift = (square.x.wrapping_sub(1) & 63) as u32;
-        let row = |dy: i32| {
-            (self.rows[(square.y.wrapping_add(dy) & 63) as usize].rotate_right(shift) & 7) as Ring
-        };
-        row(-1) | row(0) << 3 | row(1) << 6
-    }
-
-    /// The slots of the tiles touching `square`.
-    #[inline]
-    pub(super) fn neighbour_slots(&self, square: Square) -> u32 {
-        // All 8 cells are read, with no branch on which are occupied: an
-        // empty cell's `NO_SLOT` lands on bit 63, which the end drops.
-        let mut slots: u64 = 0;
-        for (dx, dy) in KING {
-            slots |= 1 << (self.board[square.offset(dx, dy).cell()] & 63);
-        }
-        slots as u32
-    }
-
-    /// The tiles of `within` reached from `seed` through touching tiles
-    /// of `within`.
-    #[inline]
-    fn flood(&self, seed: u32, within: u32) -> u32 {
-        self.flood_until(seed, within, within)
-    }
-
-    /// True when the tiles on the table, less the slots in `skip`, are one
-    /// group (or none).
-    #[inline]
-    pub(super) fn connected_without(&self, skip: u32) -> bool {
-        let all = self.present & !skip;
-        self.flood(all & all.wrapping_neg(), all) == all
-    }
-
-    /// The tiles that hold the table together: without any one of them the
-    /// rest falls apart. Hopcroft and Tarjan's depth-first search, on the
-    /// adjacency masks.
-    pub(super) fn articulation_points(&self, skip: u32) -> u32 {
-        let all = self.present & !skip;
-        if all.count_ones() < 3 {
-            return 0;
-        }
-        let mut order = [0u8; 32];
-        let mut low = [0u8; 32];
-        let mut parent = [NO_SLOT; 32];
-        let mut stack: [(u8, u32); 32] = [(0, 0); 32];
-        let root = all.trailing_zeros() as usize;
-        let mut depth = 1;
-        let mut time = 1;
-        let mut root_children = 0;
-        let mut points = 0;
-        order[root] = 1;
-        low[root] = 1;
-        stack[0] = (root as u8, self.adjacent[root] & all);
-        while depth > 0 {
-            let (v, rest) = stack[depth - 1];
-            let v = v as usize;
-            if rest != 0 {
-                let w = rest.trailing_zeros() as usize;
-                stack[depth - 1].1 = rest & (rest - 1);
-                if order[w] == 0 {
-                    time += 1;
-                    order[w] = time;
-                    low[w] = time;
-                    parent[w] = v as u8;
-                    stack[depth] = (w as u8, self.adjacent[w] & all);
-                    depth += 1;
-                } else if w != parent[v] as usize {
-                    low[v] = low[v].min(order[w]);
-                }
-            } else {
-                depth -= 1;
-                let p = parent[v];
-                if p != NO_SLOT {
-                    let p = p as usize;
-                    low[p] = low[p].min(low[v]);
-                    if p == root {
-                        root_children += 1;
-                    } else if low[v] >= order[p] {
-                        points |= 1 << p;
-                    }
-                }
-            }
-        }
-        if root_children > 1 {
-            points |= 1 << root;
-        }
-        points
-    }
-
-    /// The groups the table falls into without the tile in `slot`.
-    pub(super) fn parts_without(&self, slot: usize) -> ArrayVec<u32, 4> {
-        let mut parts = ArrayVec::new();
-        let neighbours = self.adjacent[slot];
-        let mut left = self.present & !(1 << slot);
-        // Tiles around it in different groups of its ring lie in different
-        // parts, unless the table has holes. Flooded from one tile of each
-        // of two groups by turns, the smaller part is complete first:
-        // nearly always the few tiles a holding tile hangs on to, where a
-        // single flood went through the rest of the table as often as not.
-        let from = self.square_of(slot);
-        let groups = ring_groups(self.ring(from));
-        if groups[1] != 0 {
-            let seed = |group: u16| {
-                let cell = group.trailing_zeros() as i32;
-                1 << self.board[from.offset(cell % 3 - 1, cell / 3 - 1).cell()]
-            };
-            if let Some(part) = self.race(seed(groups[0]), seed(groups[1]), left) {
-                parts.push(part);
-                left &= !part;
-                // With two groups around it, the rest is the other part.
-                if groups[2] == 0 {
-                    parts.push(left);
-                    return parts;
-                }
-            }
-        }
-        while left != 0 {
-            // Each part holds a neighbour of the tile (the table was one
-            // group with it), so once a flood from one neighbour has met
-            // all those left, what is left is one part: on a compact
-            // table the flood stops after a few tiles.
-            let targets = neighbours & left;
-            let seen = self.flood_until(targets & targets.wrapping_neg(), left, targets);
-            if seen & targets == targets {
-                parts.push(left);
-                break;
-            }
-            // The tile's 8 neighbours fall into at most 4 groups around it.
-            parts.push(seen);
-            left &= !seen;
-        }
-        parts
-    }
-
-    /// Floods `within` from the tiles `a` and from the tiles `b`, a tile
-    /// of each in turn: the group of whichever is complete first, or
-    /// `None` when the two meet, being one group.
-    #[inline]
-    fn race(&self, a: u32, b: u32, within: u32) -> Option<u32> {
-        let (mut seen_a, mut todo_a, mut seen_b, mut todo_b) = (a, a, b, b);
-        // One test a round, with no branch on which flood ends it: that
-        // is a coin toss.
-        while (todo_a != 0) & (todo_b != 0) & (seen_a & seen_b == 0) {
-            for (seen, todo) in [(&mut seen_a, &mut todo_a), (&mut seen_b, &mut todo_b)] {
-                let slot = todo.trailing_zeros() as usize;
-                *todo &= *todo - 1;
-                let new = self.adjacent[slot] & within & !*seen;
-                *seen |= new;
-                *todo |= new;
-            }
-        }
-        let part = std::hint::select_unpredictable(todo_a == 0, seen_a, seen_b);
-        // A flood that has run out is a whole group, met or not.
-        (todo_a == 0 || todo_b == 0).then_some(part)
-    }
-
-    /// The tiles of `within` reached from `seed` through touching tiles of
-    /// `within`, or some of them: the flood may stop once it has met every
-    /// tile of `targets`.
-    #[inline]
-    fn flood_until(&self, seed: u32, within: u32, targets: u32) -> u32 {
-        let mut seen = seed;
-        let mut todo = seed;
-        while todo != 0 && seen & targets != targets {
-            let slot = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
-            let new = self.adjacent[slot] & within & !seen;
-            seen |= new;
-            todo |= new;
-        }
-        seen
-    }
-
-    /// True when the tile in `slot` can leave the table (be captured, or
-    /// move off to capture) and the rest stays one group.
-    #[inline]
-    pub(super) fn removable(&self, slot: usize) -> bool {
-        // Without holes the ring test is exact: no flood.
-        ring_connected(self.ring(self.square_of(slot)))
-            || (!self.without_holes() && self.connected_without(1 << slot))
-    }
-
-    /// True when `colour`'s king is on the table and some enemy tile
-    /// attacks it by a capture that keeps the table one group.
-    pub(super) fn king_capturable(&self, colour: Colour) -> bool {
-        let king = self.kings[colour.index()];
-        if king == NO_SLOT {
-            return false;
-        }
-        Slots(self.attackers_of(king as usize)).any(|s| self.removable(s))
-    }
-
-    /// The enemy tiles that could capture the tile in `slot` by their
-    /// movement, path clear; whether the capture keeps the table together
-    /// is not considered.
-    #[inline]
-    pub(super) fn attackers_of(&self, slot: usize) -> u32 {
-        self.attackers(Self::colour_of(slot).opposite(), self.square_of(slot))
-    }
-
-    /// `enemy`'s tiles that attack `target` (a square near the group) by
-    /// their movement, path clear, as a set of slots.
-    ///
-    /// Every test is arithmetic with no branch: a jump on every tile's
-    /// kind, or on whether it attacks, would be mispredicted about every
-    /// third tile. How all of `enemy`'s tiles lie from the target is
-    /// worked out at once ([`Position::bearings`]) and kept for the kinds
-    /// that attack so; pawns are read off the two squares they would
-    /// attack from, and a slider's line only once the slider is known to
-    /// stand on it.
-    #[inline]
-    pub(super) fn attackers(&self, enemy: Colour, target: Square) -> u32 {
-        self.attackers_through(enemy, target, |line| self.blocker_distance(target, line))
-    }
-
-    /// The enemy tiles that attack `to` once the side to move's king has
-    /// stepped there from `from`, the square next to it: as
-    /// [`Position::attackers`], with the king's origin empty. Whether a
-    /// capture keeps the table together is not considered.
-    pub(super) fn attackers_after_king_step(&self, from: Square, to: Square) -> u32 {
-        // Only the line from `to` through `from` changes: its first tile
-        // stands beyond `from`.
-        let through = line_towards(to, from);
-        self.attackers_through(self.side.opposite(), to, |line| {
-            if line == through {
-                1 + self.blocker_distance(from, line)
-            } else {
-                self.blocker_distance(to, line)
-            }
-        })
-    }
-
-    /// The attackers of `target` when the first tile along each line from
-    /// it stands at `blocker(line)` (see [`Position::blocker_distance`]):
-    /// read only for the lines an enemy slider stands on.
-    #[inline(always)]
-    fn attackers_through(
-        &self,
-        enemy: Colour,
-        target: Square,
-        blocker: impl Fn(usize) -> u32,
-    ) -> u32 {
-        let of = |kind: Kind| self.tiles_of(enemy, kind);
-        // Two squares hold every pawn that attacks the target: cheaper to
-        // read than to ask each of up to 8 pawns. Near the group no far
-        // tile shares their cells, and an empty cell's `NO_SLOT` lands on
-        // bit 63, which the end drops: no branch.
-        let f = enemy.forward();
-        let mut pawns: u64 = 0;
-        for dx in [-1, 1] {
-            pawns |= 1 << (self.board[target.offset(dx, -f).cell()] & 63);
-        }
-        let mut attackers = pawns as u32 & of(Kind::Pawn);
-        let bearings = self.bearings(enemy, target);
-        attackers |= bearings.knight & of(Kind::Knight);
-        attackers |= bearings.adjacent & of(Kind::King);
-        // A slider attacks along the line from the target towards it when
-        // it is the first tile on that line: only the lines of the sliders
-        // on one are read.
-        let clear = |dx: i32, dy: i32| blocker(line_back(dx, dy)) == dx.abs().max(dy.abs()) as u32;
-        attackers |= self.attacks_by(bearings.aligned(self.sliders(enemy)), target, clear);
-        attackers
-    }
-
-    /// `colour`'s sliders standing on a line they ride through `target`.
-    #[inline(always)]
-    pub(super) fn aligned_sliders(&self, colour: Colour, target: Square) -> u32 {
-        self.bearings(colour, target).aligned(self.sliders(colour))
-    }
-
-    /// How each of `colour`'s 16 slots lies from `target` (see
-    /// [`Bearings`]), all 16 at once, eight AVX2 lanes at a time. Every
-    /// search for a king's attackers asks this; it used to loop over the
-    /// tiles of each kind, and the processor mispredicted the loops'
-    /// exits.
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    #[inline(always)]
-    fn bearings(&self, colour: Colour, target: Square) -> Bearings {
-        use std::arch::x86_64::{
-            __m256i, _mm256_abs_epi32, _mm256_and_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi32,
-            _mm256_loadu_si256, _mm256_max_epi32, _mm256_movemask_ps, _mm256_or_si256,
-            _mm256_set1_epi32, _mm256_sub_epi32,
-        };
-        let base = 16 * colour.index();
-        let (xs, ys) = (&self.xs[base..base + 16], &self.ys[base..base + 16]);
-        let mut bearings = Bearings::default();
-        for half in 0..2 {
-            let lanes = 8 * half..8 * half + 8;
-            // SAFETY: AVX2 is enabled for this build (the cfg above, and
-            // `main` stops on a processor without it); each load reads the
-            // eight `i32`s of a slice of that length, unaligned.
-            let [straight, diagonal, knight, adjacent] = unsafe {
-                let load = |lanes: &[i32]| _mm256_loadu_si256(lanes.as_ptr().cast::<__m256i>());
-                let dx = _mm256_abs_epi32(_mm256_sub_epi32(
-                    _mm256_set1_epi32(target.x),
-                    load(&xs[lanes.clone()]),
-                ));
-                let dy = _mm256_abs_epi32(_mm256_sub_epi32(
-                    _mm256_set1_epi32(target.y),
-                    load(&ys[lanes]),
-                ));
-                let is = |v: __m256i, n: i32| _mm256_cmpeq_epi32(v, _mm256_set1_epi32(n));
-                let zero = |v| is(v, 0);
-                let mask = |v: __m256i| _mm256_movemask_ps(_mm256_castsi256_ps(v)) as u32;
-                [
-                    mask(_mm256_or_si256(zero(dx), zero(dy))),
-                    mask(_mm256_cmpeq_epi32(dx, dy)),
-                    mask(_mm256_or_si256(
-                        _mm256_and_si256(is(dx, 1), is(dy, 2)),
-                        _mm256_and_si256(is(dx, 2), is(dy, 1)),
-                    )),
-                    mask(is(_mm256_max_epi32(dx, dy), 1)),
-                ]
-            };
-            let shift = base + 8 * half;
-            bearings.straight |= straight << shift;
-            bearings.diagonal |= diagonal << shift;
-            bearings.knight |= knight << shift;
-            bearings.adjacent |= adjacent << shift;
-        }
-        bearings
-    }
-
-    /// [`Position::bearings`] without AVX2: tile by tile.
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-    #[inline(always)]
-    fn bearings(&self, colour: Colour, target: Square) -> Bearings {
-        let mut bearings = Bearings::default();
-        for slot in Slots(colour_mask(colour)) {
-            let (dx, dy) = (
-                (target.x - self.xs[slot]).abs(),
-                (target.y - self.ys[slot]).abs(),
-            );
-            bearings.straight |= u32::from((dx == 0) | (dy == 0)) << slot;
-            bearings.diagonal |= u32::from(dx == dy) << slot;
-            bearings.knight |= u32::from((dx == 1) & (dy == 2) | (dx == 2) & (dy == 1)) << slot;
-            bearings.adjacent |= u32::from(dx.max(dy) == 1) << slot;
-        }
-        bearings
-    }
-
     /// The slots of `colour`'s tiles of `kind` on the table.
     #[inline(always)]
     pub(super) fn tiles_of(&self, colour: Colour, kind: Kind) -> u32 {
         self.present & colour_mask(colour) & self.by_kind[kind.index()]
-    }
-
-    /// `colour`'s tiles on the table that slide along ranks and files,
-    /// and those that slide along diagonals: its queens are in both.
-    #[inline(always)]
-    pub(super) fn sliders(&self, colour: Colour) -> (u32, u32) {
-        let queens = self.tiles_of(colour, Kind::Queen);
-        (
-            self.tiles_of(colour, Kind::Rook) | queens,
-            self.tiles_of(colour, Kind::Bishop) | queens,
-        )
-    }
-
-    /// The tiles of `tiles` for which `attacks` holds of the step from
-    /// the tile to `target`.
-    #[inline(always)]
-    fn attacks_by(&self, tiles: u32, target: Square, attacks: impl Fn(i32, i32) -> bool) -> u32 {
-        let mut set = 0;
-        for s in Slots(tiles) {
-            let (dx, dy) = (target.x - self.xs[s], target.y - self.ys[s]);
-            set |= u32::from(attacks(dx, dy)) << s;
-        }
-        set
     }
 
     /// The smallest box holding every tile: (min x, min y, max x, max y).
@@ -1169,70 +643,6 @@ impl Position {
         let (min_y, max_y) = span(self.occupied_rows, self.ys[any]);
         (min_x, min_y, max_x, max_y)
     }
-
-    /// True when a tile other than the one on `except` touches `square`.
-    #[inline(always)]
-    pub(super) fn has_neighbour_besides(&self, square: Square, except: Square) -> bool {
-        self.ring_besides(square, except) != 0
-    }
-
-    /// The tiles around `square` (not on it) but the one on `except`.
-    #[inline(always)]
-    pub(super) fn ring_besides(&self, square: Square, except: Square) -> Ring {
-        let except = ring_bit_if_within(except.x - square.x, except.y - square.y);
-        self.ring(square) & !CENTRE & !except
-    }
-}
-
-/// For the direction from a tile to a target, by `3 (sign dy + 1) + sign dx
-/// + 1`: the line from the target back towards the tile, in the order of
-/// [`Position::blocker_distance`]. The centre is never asked.
-const LINE_TOWARDS: [usize; 9] = [4, 2, 5, 0, 0, 1, 6, 3, 7];
-
-/// The line from `from` towards `to`, another square on a line with it,
-/// in the order of [`Position::blocker_distance`].
-#[inline(always)]
-pub(super) fn line_towards(from: Square, to: Square) -> usize {
-    line_back(from.x - to.x, from.y - to.y)
-}
-
-/// The line from a target back towards a tile on a line with it, the
-/// target lying `dx, dy` from the tile (see [`LINE_TOWARDS`]).
-#[inline(always)]
-fn line_back(dx: i32, dy: i32) -> usize {
-    LINE_TOWARDS[(3 * (dy.signum() + 1) + dx.signum() + 1) as usize]
-}
-
-/// How far up the torus line `line` from bit `at` the first tile stands:
-/// with the bit of the origin at `at`, the square `k` further up the word
-/// is bit `k` of the line rotated right by `at`, and the origin drops out.
-#[inline(always)]
-fn ahead(line: u64, at: u32) -> u32 {
-    (line.rotate_right(at) >> 1).trailing_zeros() + 1
-}
-
-/// How far down the torus line `line` from bit `at` the first tile
-/// stands: the square `k` further down is bit `63 − k` of the line
-/// rotated left by `63 − at`.
-#[inline(always)]
-fn behind(line: u64, at: u32) -> u32 {
-    (line.rotate_left(63 - at) << 1).leading_zeros() + 1
-}
-
-/// How far up the torus line `line` from bit `at` its last tile stands,
-/// plus one (0 with none): the square just past it is the last the tiles
-/// of a line touch. Only the 32 bits up from `at` are read, as every
-/// tile of the group lies within 31 squares.
-#[inline(always)]
-fn farthest_ahead(line: u64, at: u32) -> u32 {
-    32 - (line.rotate_right(at) as u32).leading_zeros()
-}
-
-/// [`farthest_ahead`] down the line: the square `k` further down is bit
-/// `31 − k` of the top half of the line rotated left by `63 − at`.
-#[inline(always)]
-fn farthest_behind(line: u64, at: u32) -> u32 {
-    32 - ((line.rotate_left(63 - at) >> 32) as u32).trailing_zeros()
 }
 
 /// Iterates over the set bits of a slot mask.
@@ -1370,6 +780,7 @@ impl std::error::Error for PositionError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::connectivity::ring_connected;
     use crate::search::playout::{random_turn, Turn};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
@@ -1430,63 +841,6 @@ mod tests {
         Slots(pos.present)
             .filter(|&s| !ring_connected(pos.ring(pos.square_of(s))))
             .fold(0, |set, s| set | 1 << s)
-    }
-
-    /// The groups of the tiles but the one in `skip`, by squares alone:
-    /// a walk from each tile not yet reached to the tiles next to it.
-    fn groups_by_squares(pos: &Position, skip: usize) -> Vec<u32> {
-        let tiles: Vec<usize> = Slots(pos.present & !(1 << skip)).collect();
-        let mut groups = Vec::new();
-        let mut reached = 0u32;
-        for &start in &tiles {
-            if reached & 1 << start != 0 {
-                continue;
-            }
-            let mut group = 1u32 << start;
-            let mut stack = vec![start];
-            while let Some(s) = stack.pop() {
-                for &t in &tiles {
-                    let near = pos.square_of(s).is_adjacent(pos.square_of(t));
-                    if near && group & 1 << t == 0 {
-                        group |= 1 << t;
-                        stack.push(t);
-                    }
-                }
-            }
-            reached |= group;
-            groups.push(group);
-        }
-        groups.sort();
-        groups
-    }
-
-    /// `parts_without` finds the groups a walk by squares finds, for
-    /// every tile of positions with and without holes.
-    #[test]
-    fn parts_without_each_tile_are_the_groups_left() {
-        let mut rng = ChaCha8Rng::seed_from_u64(23);
-        let (mut split, mut holed, mut tried) = (0, 0, 0);
-        for _ in 0..30 {
-            let mut pos = Position::startpos();
-            for _ in 0..150 {
-                let Turn::Play(mv) = random_turn(&mut pos, &mut rng) else {
-                    break;
-                };
-                pos.make(mv);
-                for slot in Slots(pos.present) {
-                    let mut parts = pos.parts_without(slot).to_vec();
-                    parts.sort();
-                    assert_eq!(parts, groups_by_squares(&pos, slot), "{pos} less {slot}");
-                    split += usize::from(parts.len() > 1);
-                    holed += usize::from(!pos.without_holes());
-                    tried += 1;
-                }
-            }
-        }
-        assert!(
-            split > 10_000 && holed > 5_000 && tried > 30_000,
-            "{split} split and {holed} with holes of {tried}"
-        );
     }
 
     /// The Euler number kept square by square is one less the holes, and

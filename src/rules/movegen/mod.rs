@@ -1,0 +1,360 @@
+//! Legal move generation: candidates, the moves by movement whose
+//! destination touches some other tile (captures always) and the
+//! placements beside the table, listed here and settled one by one by
+//! `legality`; `sampling` numbers them for random playouts, which test
+//! only the candidate they pick.
+
+use super::connectivity::Ring;
+use super::moves::Move;
+use super::piece::{Colour, Kind, Piece};
+use super::pile::Pile;
+use super::position::{colour_mask, Position, Slots, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+use super::square::{Square, COORD_LIMIT};
+use arrayvec::ArrayVec;
+
+mod legality;
+mod sampling;
+
+pub use legality::Screen;
+pub use sampling::{FrontierRows, StepSlots, SLOT_LIMIT};
+
+/// An upper bound on the legal moves of any position: at most 6 kinds ×
+/// 128 squares around 31 tiles, plus the piece moves of 16 tiles.
+pub const MAX_MOVES: usize = 2048;
+
+/// A list of moves that lives on the stack.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// What a step's destination holds.
+#[derive(Clone, Copy, Debug)]
+enum Landing {
+    /// An enemy tile: the step captures it.
+    Capture,
+    /// Nothing: the tiles around it but the mover's, when already read.
+    Empty(Option<Ring>),
+}
+
+/// The box within which any legal destination lies: one square around
+/// every tile, and never past the coordinate limit of RULES.md section 1.
+#[derive(Clone, Copy, Debug)]
+struct Reach {
+    min_x: i32,
+    min_y: i32,
+    max_x: i32,
+    max_y: i32,
+}
+
+impl Reach {
+    #[inline(always)]
+    fn contains(&self, s: Square) -> bool {
+        s.x >= self.min_x && s.x <= self.max_x && s.y >= self.min_y && s.y <= self.max_y
+    }
+
+    /// How many squares from `from` along the unit step `dx, dy` lie
+    /// within the reach: past it no square touches a tile.
+    #[inline(always)]
+    fn room(&self, from: Square, dx: i32, dy: i32) -> i32 {
+        let room = |d: i32, at: i32, lo: i32, hi: i32| match d {
+            1 => hi - at,
+            -1 => at - lo,
+            _ => i32::MAX,
+        };
+        room(dx, from.x, self.min_x, self.max_x)
+            .min(room(dy, from.y, self.min_y, self.max_y))
+            .max(0)
+    }
+}
+
+impl Position {
+    /// Every legal move of the side to move: each placement of each kind
+    /// left in its pile, and each legal move of its tiles on the table.
+    ///
+    /// Drawing itself is not a move here: see RULES.md section 8, where a
+    /// draw counts once per kind and square, like a drop.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.clone().generate_legal(&mut list);
+        list
+    }
+
+    /// The legal placements of a tile of `kind` the side to move has just
+    /// drawn; empty when it cannot be placed.
+    pub fn legal_placements(&self, kind: Kind) -> MoveList {
+        let mut list = MoveList::new();
+        self.clone().generate_placements(kind, &mut list);
+        list
+    }
+
+    /// True when `mv` is legal here.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        match mv {
+            Move::Place { piece, .. } => {
+                piece.colour == self.side_to_move()
+                    && self.pile(self.side_to_move()).count(piece.kind) > 0
+                    && self.legal_placements(piece.kind).contains(&mv)
+            }
+            Move::Step { .. } => {
+                let mut list = MoveList::new();
+                self.clone().generate_steps(&mut list);
+                list.contains(&mv)
+            }
+        }
+    }
+
+    /// Appends every legal move to `list`.
+    ///
+    /// Takes `&mut self` because candidates are tried on the table; the
+    /// position is left exactly as it was.
+    pub fn generate_legal(&mut self, list: &mut MoveList) {
+        let mut screen = self.screen();
+        self.placements(&mut screen, self.pile(self.side_to_move()), list);
+        self.legal_steps(&mut screen, list);
+    }
+
+    /// Appends the legal moves of the side to move's tiles on the table,
+    /// without placements: with "draw" as one more option, these are the
+    /// choices of a turn before the drawn tile is known.
+    pub fn generate_steps(&mut self, list: &mut MoveList) {
+        let mut screen = self.screen();
+        self.legal_steps(&mut screen, list);
+    }
+
+    /// Appends the legal placements of a drawn `kind` to `list`.
+    pub fn generate_placements(&mut self, kind: Kind, list: &mut MoveList) {
+        let mut pile = Pile::EMPTY;
+        pile.add(kind);
+        let mut screen = self.screen();
+        self.placements(&mut screen, pile, list);
+    }
+
+    /// One square around every tile, within the coordinate limit.
+    fn reach(&self) -> Reach {
+        let (min_x, min_y, max_x, max_y) = self.bounds();
+        Reach {
+            min_x: (min_x - 1).max(-COORD_LIMIT),
+            min_y: (min_y - 1).max(-COORD_LIMIT),
+            max_x: (max_x + 1).min(COORD_LIMIT),
+            max_y: (max_y + 1).min(COORD_LIMIT),
+        }
+    }
+
+    /// Calls `visit` with each empty square touching the table (or `0,0`
+    /// on an empty table): where a drawn tile may go, connection-wise.
+    pub fn frontier(&mut self, mut visit: impl FnMut(&mut Self, Square)) {
+        for square in self.frontier_within(self.reach()).squares() {
+            visit(self, square);
+        }
+    }
+
+    fn placements(&mut self, screen: &mut Screen, pile: Pile, list: &mut MoveList) {
+        let us = self.side_to_move();
+        let others: ArrayVec<Kind, 5> = pile.kinds().filter(|&k| k != Kind::King).collect();
+        let king_left = pile.count(Kind::King) > 0;
+        if others.is_empty() && !king_left {
+            return;
+        }
+        self.frontier(|pos, to| {
+            if let Some(&kind) = others.first() {
+                // Every kind but the king blocks and connects alike.
+                let mv = Move::Place {
+                    piece: Piece::new(us, kind),
+                    to,
+                };
+                if pos.candidate_is_legal(mv, screen) {
+                    for &kind in &others {
+                        list.push(Move::Place {
+                            piece: Piece::new(us, kind),
+                            to,
+                        });
+                    }
+                }
+            }
+            if king_left {
+                let mv = Move::Place {
+                    piece: Piece::new(us, Kind::King),
+                    to,
+                };
+                if pos.candidate_is_legal(mv, screen) {
+                    list.push(mv);
+                }
+            }
+        });
+    }
+
+    /// Keeps the legal ones of the step candidates.
+    fn legal_steps(&mut self, screen: &mut Screen, list: &mut MoveList) {
+        let start = list.len();
+        self.generate_step_candidates(screen, list);
+        let mut kept = start;
+        for i in start..list.len() {
+            let mv = list[i];
+            if self.candidate_is_legal(mv, screen) {
+                list[kept] = mv;
+                kept += 1;
+            }
+        }
+        list.truncate(kept);
+    }
+
+    /// Appends the candidate moves of the side to move's tiles to `list`:
+    /// a superset of the legal ones that [`Position::candidate_is_legal`]
+    /// settles one by one under `screen`, this position's
+    /// [`Position::sampling_screen`]. Random playouts test only the move
+    /// they pick.
+    pub fn generate_step_candidates(&self, screen: &Screen, list: &mut MoveList) {
+        let us = self.side_to_move();
+        let area = Area {
+            reach: screen.reach,
+            touch: self.touch(screen.reach),
+        };
+        for slot in Slots(self.present() & colour_mask(us)) {
+            let from = self.square_of(slot);
+            match self.kind_of(slot) {
+                Kind::Queen => {
+                    self.slides(from, &ORTHOGONAL, &area, list);
+                    self.slides(from, &DIAGONAL, &area, list);
+                }
+                Kind::Rook => self.slides(from, &ORTHOGONAL, &area, list),
+                Kind::Bishop => self.slides(from, &DIAGONAL, &area, list),
+                Kind::Knight => self.jumps(from, &KNIGHT, false, &area, list),
+                Kind::King => self.jumps(from, &KING, true, &area, list),
+                Kind::Pawn => self.pawn(from, us, !self.has_moved(slot), &area, list),
+            }
+        }
+    }
+
+    /// For each torus row of the reach, the squares touching a tile.
+    fn touch(&self, reach: Reach) -> [u64; 64] {
+        let mut touch = [0; 64];
+        for y in reach.min_y..=reach.max_y {
+            let row = |dy: i32| self.row(y + dy);
+            let band = row(-1) | row(0) | row(1);
+            touch[(y & 63) as usize] = band | band.rotate_left(1) | band.rotate_right(1);
+        }
+        touch
+    }
+
+    /// Adds the quiet step `from → to` onto an empty square next to
+    /// the origin if it touches another tile.
+    #[inline(always)]
+    fn push_near(&self, from: Square, to: Square, list: &mut MoveList) {
+        if self.has_neighbour_besides(to, from) {
+            list.push(Move::Step { from, to });
+        }
+    }
+
+    /// Adds the quiet step `from → to` onto an empty square away from
+    /// the origin if it touches a tile: any tile there is another tile.
+    #[inline(always)]
+    fn push_far(&self, from: Square, to: Square, area: &Area, list: &mut MoveList) {
+        if area.touches(to) {
+            list.push(Move::Step { from, to });
+        }
+    }
+
+    /// Adds the capture `from → to`. Whether the mover may leave its
+    /// square is settled when the candidate is tried: after a capture the
+    /// occupied squares are the old ones less the mover's origin.
+    #[inline(always)]
+    fn push_capture(&self, from: Square, to: Square, list: &mut MoveList) {
+        list.push(Move::Step { from, to });
+    }
+
+    fn slides(&self, from: Square, dirs: &[(i32, i32); 4], area: &Area, list: &mut MoveList) {
+        for &(dx, dy) in dirs {
+            // Past the reach no square touches a tile: nothing legal there.
+            let steps = area.reach.room(from, dx, dy);
+            if steps <= 0 {
+                continue;
+            }
+            let mut to = from.offset(dx, dy);
+            if self.occupied(to) {
+                if self.is_enemy(to) {
+                    self.push_capture(from, to, list);
+                }
+                continue;
+            }
+            self.push_near(from, to, list);
+            for _ in 1..steps {
+                to = to.offset(dx, dy);
+                if self.occupied(to) {
+                    if self.is_enemy(to) {
+                        self.push_capture(from, to, list);
+                    }
+                    break;
+                }
+                self.push_far(from, to, area, list);
+            }
+        }
+    }
+
+    /// True when the tile on the occupied `square` is the opponent's.
+    #[inline(always)]
+    fn is_enemy(&self, square: Square) -> bool {
+        Self::colour_of(self.cell_slot(square) as usize) != self.side_to_move()
+    }
+
+    /// The knight's and king's moves: to each of `offsets`. A king's
+    /// squares touch its origin, a knight's never do.
+    fn jumps(
+        &self,
+        from: Square,
+        offsets: &[(i32, i32); 8],
+        near: bool,
+        area: &Area,
+        list: &mut MoveList,
+    ) {
+        for &(dx, dy) in offsets {
+            let to = from.offset(dx, dy);
+            if !area.reach.contains(to) {
+                continue;
+            }
+            if self.occupied(to) {
+                if self.is_enemy(to) {
+                    self.push_capture(from, to, list);
+                }
+            } else if near {
+                self.push_near(from, to, list);
+            } else {
+                self.push_far(from, to, area, list);
+            }
+        }
+    }
+
+    fn pawn(&self, from: Square, us: Colour, unmoved: bool, area: &Area, list: &mut MoveList) {
+        let f = us.forward();
+        let steps = if unmoved { 3 } else { 1 };
+        for n in 1..=steps {
+            let to = from.offset(0, n * f);
+            if !area.reach.contains(to) || self.occupied(to) {
+                break;
+            }
+            if n == 1 {
+                self.push_near(from, to, list);
+            } else {
+                self.push_far(from, to, area, list);
+            }
+        }
+        for dx in [-1, 1] {
+            let to = from.offset(dx, f);
+            if area.reach.contains(to) && self.occupied(to) && self.is_enemy(to) {
+                self.push_capture(from, to, list);
+            }
+        }
+    }
+}
+
+/// Where the side to move's tiles may go, connection-wise.
+struct Area {
+    /// The box of all legal destinations.
+    reach: Reach,
+    /// For each torus row of the reach, the squares touching a tile.
+    touch: [u64; 64],
+}
+
+impl Area {
+    #[inline(always)]
+    fn touches(&self, s: Square) -> bool {
+        self.touch[(s.y & 63) as usize] & (1 << (s.x & 63)) != 0
+    }
+}
