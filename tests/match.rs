@@ -975,7 +975,11 @@ fn pairs_played_alone_make_up_the_same_match_and_the_same_table() {
     let at_once = chex_match(&args, None);
     let stdout = String::from_utf8_lossy(&followed.stdout).into_owned();
     let (states, table) = stdout.split_at(stdout.find("Match ").unwrap());
-    assert_eq!(states, "continue\n".repeat(6));
+    assert_eq!(
+        states,
+        "continue\n".repeat(7),
+        "the empty file, then each record"
+    );
     assert_eq!(table, String::from_utf8_lossy(&at_once.stdout));
     assert!(table.contains("SPRT       elo0 0 elo1 5"), "{table}");
     assert_eq!(String::from_utf8_lossy(&followed.stderr).lines().count(), 6);

@@ -124,8 +124,9 @@ pub struct MatchArgs {
     #[arg(long, value_name = "FILE")]
     pub stats: Option<PathBuf>,
     /// With --stats: after FILE, reads more records from stdin, one a
-    /// line; for each prints its progress line on stderr and the SPRT's
-    /// state (`continue`, `H0` or `H1`) on stdout; the table at the end.
+    /// line. Prints the SPRT's state (`continue`, `H0` or `H1`) on stdout
+    /// once FILE is read and after each record (whose progress line goes
+    /// to stderr); the table at the end of stdin.
     #[arg(long, requires = "stats")]
     pub follow: bool,
     /// Runs an SPRT and stops the match when it decides.
@@ -902,6 +903,18 @@ fn stats(args: &MatchArgs, path: &Path) -> Result<(), String> {
     if args.follow {
         let terminal = std::io::stderr().is_terminal();
         let mut stdout = std::io::stdout().lock();
+        let mut state = |tally: &Tally| {
+            let word = match sprt.map(|s| s.verdict(tally)) {
+                Some(Verdict::H1) => "H1",
+                Some(Verdict::H0) => "H0",
+                _ => "continue",
+            };
+            writeln!(stdout, "{word}")
+                .and_then(|()| stdout.flush())
+                .map_err(|e| format!("cannot write to stdout: {e}"))
+        };
+        // The state after FILE first: it tells the caller FILE is read.
+        state(&counter.tally)?;
         let mut followed = false;
         for (i, line) in std::io::stdin().lock().lines().enumerate() {
             let at = format!("stdin line {}", i + 1);
@@ -915,14 +928,7 @@ fn stats(args: &MatchArgs, path: &Path) -> Result<(), String> {
                 show_progress(terminal, &progress(&config, &counter.tally, &record));
             }
             followed = true;
-            let word = match sprt.map(|s| s.verdict(&counter.tally)) {
-                Some(Verdict::H1) => "H1",
-                Some(Verdict::H0) => "H0",
-                _ => "continue",
-            };
-            writeln!(stdout, "{word}")
-                .and_then(|()| stdout.flush())
-                .map_err(|e| format!("cannot write to stdout: {e}"))?;
+            state(&counter.tally)?;
         }
         if terminal && followed {
             eprintln!();
