@@ -229,6 +229,11 @@ fn records_by_game(path: &Path) -> BTreeMap<u64, GameRecord> {
     games
 }
 
+/// How many lines a records file has so far.
+fn records_count(path: &Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |t| t.lines().count())
+}
+
 /// What two runs of the same match share: all but the times and the
 /// engines' commands (where each ran the engine).
 fn comparable(record: &GameRecord) -> GameRecord {
@@ -381,6 +386,69 @@ fn a_match_over_a_ray_cluster_survives_a_dead_worker() {
         );
     }
     assert_eq!(table, String::from_utf8_lossy(&local.stdout));
+    eprintln!("local match done after {:.1?}", started.elapsed());
+
+    // A driver killed in the middle continues with --resume.
+    let resumed = cluster.dir.join("resumed.jsonl");
+    let drive = |extra: &[&str]| {
+        let mut command = Command::new(&python);
+        command
+            .arg(Path::new(ROOT).join("tools/cluster_match.py"))
+            .args(["--local-chex", BIN, "--cluster", &cluster.address])
+            .args(&MATCH[..10])
+            .args(extra)
+            .arg("--out")
+            .arg(&resumed)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        command
+    };
+    let mut first = drive(&["--pairs", "5"]).spawn().expect("the driver");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while records_count(&resumed) < 2 {
+        assert!(Instant::now() < deadline, "no record in 120 s");
+        assert!(first.try_wait().ok().flatten().is_none(), "it ended first");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = first.kill();
+    let _ = first.wait();
+    let again = drive(&["--pairs", "5", "--resume"])
+        .output()
+        .expect("the driver");
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let numbers: Vec<u64> = records_by_game(&resumed).keys().copied().collect();
+    assert_eq!(numbers, (1..=10).collect::<Vec<_>>());
+
+    // Once the SPRT decides, the driver stops: the engine against its
+    // random player wins its first pairs 2–0.
+    let sprt_out = cluster.dir.join("sprt.jsonl");
+    let sprt = ["--sprt", "--elo0", "0", "--elo1", "10"];
+    let decided = Command::new(&python)
+        .arg(Path::new(ROOT).join("tools/cluster_match.py"))
+        .args(["--local-chex", BIN, "--cluster", &cluster.address])
+        .args(["--option1", "Threads=1", "--option2", "Player=random"])
+        .args(["--nodes", "200", "--pairs", "200"])
+        .args(sprt)
+        .arg("--out")
+        .arg(&sprt_out)
+        .output()
+        .expect("the driver");
+    let table = String::from_utf8_lossy(&decided.stdout);
+    assert!(table.contains("H1 accepted"), "{table}");
+    assert!(records_count(&sprt_out) < 40, "{table}");
+    let stats = Command::new(BIN)
+        .args(["match", "--stats"])
+        .arg(&sprt_out)
+        .args(["--pairs", "200"])
+        .args(sprt)
+        .output()
+        .expect("chex match --stats");
+    assert_eq!(table, String::from_utf8_lossy(&stats.stdout));
     drop(cluster);
     eprintln!("cluster test done in {:.1?}", started.elapsed());
 }

@@ -321,7 +321,7 @@ def main(argv):
 
     import ray
 
-    runtime_env = None
+    runtime_env, ship = None, None
     if args.chex is None:
         # Ray zips this directory into the cluster's store once and
         # unpacks it on each worker as the tasks' working directory.
@@ -332,9 +332,10 @@ def main(argv):
         ray.init(address=args.cluster, runtime_env=runtime_env, logging_level="ERROR",
                  log_to_driver=False)
     finally:
-        # ray.init has uploaded it to the cluster, or failed.
-        if runtime_env:
-            shutil.rmtree(runtime_env["working_dir"], ignore_errors=True)
+        # ray.init has uploaded it to the cluster (and put the upload's
+        # address in runtime_env), or failed.
+        if ship:
+            shutil.rmtree(ship, ignore_errors=True)
     task = ray.remote(play_pair).options(num_cpus=1, max_retries=0)
 
     def submit(pair):
