@@ -22,9 +22,11 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 # The options of `chex match` the driver must understand; every other
 # argument goes to each task's `chex match` unchanged.
@@ -60,9 +62,10 @@ def parse_args(argv):
     p.add_argument(
         "--tries",
         type=int,
-        default=3,
+        default=5,
         metavar="N",
-        help="how many times a pair is played again after its worker died (default 3)",
+        help="how many times a pair is played again after its worker died, after "
+        "1, 2, 4, ... s (default 5)",
     )
     p.add_argument("--out", required=True, metavar="FILE")
     p.add_argument("--resume", action="store_true")
@@ -88,9 +91,27 @@ def parse_args(argv):
     return args, rest
 
 
+# The statistics process, ended with the driver when it fails (it would
+# print the table of a match cut short).
+STATS = []
+
+
 def fail(message):
+    for stats in STATS:
+        stats.process.kill()
     print(f"error: {message}", file=sys.stderr)
     sys.exit(1)
+
+
+def check_reachable(address):
+    """Ray waits minutes for a head that is not there; say so at once."""
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=10).close()
+    except OSError as e:
+        fail(f"cannot reach the Ray head at {address}: {e.strerror or e}")
 
 
 def size_args(args):
@@ -305,8 +326,14 @@ def main(argv):
         for path in (args.text, args.positions):
             if path:
                 open(path, "w").close()
+    try:
+        import ray
+    except ImportError:
+        fail("this Python has no ray: use tools/ray-venv DIR and CHEX_RAY_PYTHON=DIR/bin/python")
+    check_reachable(args.cluster)
     repair_tail(args.out)
     stats = Stats(args.local_chex, args.out, size, sprt)
+    STATS.append(stats)
     done = recorded_games(args.out)
     if args.positions:
         keep_samples(args.positions, done)
@@ -319,8 +346,6 @@ def main(argv):
         print(stats.table(), end="")
         return
 
-    import ray
-
     runtime_env, ship = None, None
     if args.chex is None:
         # Ray zips this directory into the cluster's store once and
@@ -331,6 +356,8 @@ def main(argv):
     try:
         ray.init(address=args.cluster, runtime_env=runtime_env, logging_level="ERROR",
                  log_to_driver=False)
+    except (ConnectionError, ValueError, RuntimeError) as e:
+        fail(f"cannot use the Ray cluster at {args.cluster}: {str(e).splitlines()[0]}")
     finally:
         # ray.init has uploaded it to the cluster (and put the upload's
         # address in runtime_env), or failed.
@@ -361,9 +388,23 @@ def main(argv):
         if message:
             fail(message)
 
+    # Pairs to play again, with when: a node that just died is still
+    # taken for alive for some seconds, and a task sent at once would go
+    # to it again, so each retry waits twice as long as the last.
+    again = []
+
     refill()
-    while running and not stats.decided():
-        [ready], _ = ray.wait(list(running), num_returns=1)
+    while (running or again) and not stats.decided():
+        now = time.monotonic()
+        for when, pair in [item for item in again if item[0] <= now]:
+            again.remove((when, pair))
+            running[submit(pair)] = pair
+        ready = ray.wait(list(running), num_returns=1, timeout=0.5)[0] if running else []
+        if not ready:
+            if not running:
+                time.sleep(0.5)
+            continue
+        [ready] = ready
         pair = running.pop(ready)
         try:
             result = ray.get(ready)
@@ -377,9 +418,10 @@ def main(argv):
             tries[pair] += 1
             if tries[pair] > args.tries:
                 stop(f"pair {pair} failed {tries[pair]} times, last: {result['error']}")
+            delay = 2 ** (tries[pair] - 1)
             print(f"\nnote: pair {pair} was lost with its worker ({result['error']}); "
-                  "playing it again", file=sys.stderr)
-            running[submit(pair)] = pair
+                  f"playing it again in {delay} s", file=sys.stderr)
+            again.append((time.monotonic() + delay, pair))
             continue
         finished[pair] = result
         # Written in pair order: the file is the same however pairs were
