@@ -410,7 +410,10 @@ def main(argv):
             result = ray.get(ready)
         except ray.exceptions.RayTaskError as e:
             stop(f"pair {pair}: {e}")
-        except ray.exceptions.RayError as e:
+        except Exception as e:  # noqa: BLE001
+            # Anything else is the cluster's failure, not the match's: a
+            # dead worker or node (RayError), or a result lost with its
+            # node's object store, which Ray reports as an OSError.
             result = {"pair": pair, "error": type(e).__name__, "retry": True}
         if "error" in result:
             if not result["retry"]:
