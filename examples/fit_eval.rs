@@ -2,23 +2,24 @@
 //! logistic regression of each game's result, for the side to move, on
 //! the features (`chex::search::features`) of the positions of the game.
 //!
-//! `cargo run --release --example fit_eval -- RECORDS.jsonl...` reads the
-//! records `chex match --out` writes and prints the fitted weights, in
-//! centipawns, as the array `alphabeta::WEIGHTS` takes.
+//! `cargo run --release --example fit_eval -- FILE...` reads the game
+//! records `chex match --out` writes (every position of every game) or
+//! the position samples `chex match --positions` writes (a few positions
+//! a game, so that many more games fit in memory), in any mix, and prints
+//! the fitted weights, in centipawns, as the array `alphabeta::WEIGHTS`
+//! takes.
 
+use chex::referee::{PositionSample, SKIP_PLIES};
 use chex::rules::Position;
 use chex::search::alphabeta::{LOGISTIC_SCALE, WEIGHTS};
 use chex::search::features::{features, FEATURES, NAMES};
 use std::io::BufRead;
 
-/// Positions this early are all alike: every game starts by drawing.
-const SKIP_PLIES: usize = 4;
-
 fn main() {
     let mut samples: Vec<([f64; FEATURES], f64)> = Vec::new();
     let files: Vec<String> = std::env::args().skip(1).collect();
     if files.is_empty() {
-        eprintln!("usage: fit_eval RECORDS.jsonl...");
+        eprintln!("usage: fit_eval RECORDS.jsonl|POSITIONS.jsonl...");
         std::process::exit(2);
     }
     for file in &files {
@@ -33,7 +34,11 @@ fn main() {
             let Ok(record) = serde_json::from_str::<serde_json::Value>(&line) else {
                 continue;
             };
-            add_game(&record, &mut samples);
+            if record.get("position").is_some() {
+                add_sample(&line, &mut samples);
+            } else {
+                add_game(&record, &mut samples);
+            }
         }
     }
     eprintln!("{} positions from {} files", samples.len(), files.len());
@@ -46,6 +51,28 @@ fn main() {
         .map(|w| format!("{}", w.round() as i64))
         .collect();
     println!("[{}]", rounded.join(", "));
+}
+
+/// Adds one position sample with its game's result for its side to
+/// move; the sampler has already left out early positions and checks.
+fn add_sample(line: &str, samples: &mut Vec<([f64; FEATURES], f64)>) {
+    let Ok(sample) = PositionSample::from_json_line(line) else {
+        return;
+    };
+    let white_score = match sample.result.as_str() {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        "1/2-1/2" => 0.5,
+        _ => return,
+    };
+    let Ok(pos) = sample.position.parse::<Position>() else {
+        return;
+    };
+    let score = match pos.side_to_move() {
+        chex::rules::Colour::White => white_score,
+        chex::rules::Colour::Black => 1.0 - white_score,
+    };
+    samples.push((features(&pos).map(f64::from), score));
 }
 
 /// Adds the positions of one game record, each with the game's result

@@ -858,3 +858,208 @@ fn each_answer_of_a_draw_turn_is_timed_apart() {
     assert_eq!(sums, r.times_ms);
     replays(r);
 }
+
+// ---------------------------------------------------------------------
+// Issue 26: pairs played alone, the table of a records file, samples
+// ---------------------------------------------------------------------
+
+/// A record without what differs from run to run (the times).
+fn untimed(record: &GameRecord) -> GameRecord {
+    GameRecord {
+        times_ms: Vec::new(),
+        answers_ms: Vec::new(),
+        ..record.clone()
+    }
+}
+
+/// Runs `chex match` with `args` alone (no --out added).
+fn chex_match(args: &[&str], stdin: Option<&str>) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(BIN)
+        .arg("match")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("cannot run chex match");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    input
+        .write_all(stdin.unwrap_or("").as_bytes())
+        .expect("chex match reads its stdin");
+    drop(input);
+    child.wait_with_output().expect("chex match ends")
+}
+
+/// A short deterministic match of the engine against itself under
+/// --nodes (one thread, fixed seeds).
+const SEEDED: [&str; 10] = [
+    "--option1",
+    "Threads=1",
+    "--option1",
+    "Seed=1",
+    "--option2",
+    "Threads=1",
+    "--option2",
+    "Seed=2",
+    "--nodes",
+    "30",
+];
+
+#[test]
+fn pairs_played_alone_make_up_the_same_match_and_the_same_table() {
+    let (out, samples) = (temp("whole"), temp("whole-samples"));
+    let samples_arg = samples.to_string_lossy().into_owned();
+    let mut args = SEEDED.to_vec();
+    args.extend(["--pairs", "3", "--concurrency", "2"]);
+    args.extend(["--positions", &samples_arg, "--sample", "5"]);
+    let whole = run_to(&out, &args);
+    assert!(whole.output.status.success(), "{}", whole.stderr());
+    assert_eq!(whole.records.len(), 6);
+
+    // Each pair alone, into one file in pair order.
+    let (joined, joined_samples) = (temp("joined"), temp("joined-samples"));
+    let mut all_samples = String::new();
+    let mut lines = String::new();
+    for pair in 0..3 {
+        let (o, s) = (temp(&format!("pair{pair}")), temp(&format!("pair{pair}-s")));
+        let (pair_arg, s_arg) = (pair.to_string(), s.to_string_lossy().into_owned());
+        let mut args = SEEDED.to_vec();
+        args.extend(["--pairs", "3", "--pair", &pair_arg]);
+        args.extend(["--positions", &s_arg, "--sample", "5"]);
+        let run = run_to(&o, &args);
+        assert!(run.output.status.success(), "{}", run.stderr());
+        let games: Vec<u64> = run.records.iter().map(|r| r.game).collect();
+        assert_eq!(games, [2 * pair + 1, 2 * pair + 2]);
+        for r in &run.records {
+            assert_eq!(untimed(r), untimed(whole.game(r.game)), "game {}", r.game);
+        }
+        lines.push_str(&std::fs::read_to_string(&o).unwrap());
+        all_samples.push_str(&std::fs::read_to_string(&s).unwrap());
+    }
+    std::fs::write(&joined, &lines).unwrap();
+    std::fs::write(&joined_samples, &all_samples).unwrap();
+    let sorted = |text: &str| {
+        let mut v: Vec<String> = text.lines().map(String::from).collect();
+        v.sort();
+        v
+    };
+    let whole_samples = std::fs::read_to_string(&samples).unwrap();
+    assert_eq!(sorted(&whole_samples), sorted(&all_samples));
+    for line in whole_samples.lines() {
+        let s = chex::referee::PositionSample::from_json_line(line).unwrap();
+        assert_eq!(s.result, whole.game(s.game).result);
+        let p: chex::rules::Position = s.position.parse().unwrap();
+        assert!(!p.in_check());
+    }
+    assert!(whole_samples.lines().count() <= 6 * 5);
+
+    // The table of either file is the match's own table.
+    for file in [&out, &joined] {
+        let file = file.to_string_lossy().into_owned();
+        let stats = chex_match(&["--stats", &file, "--pairs", "3"], None);
+        assert!(stats.status.success());
+        assert_eq!(String::from_utf8_lossy(&stats.stdout), whole.stdout());
+    }
+
+    // Followed record by record, one SPRT state a record, the same table.
+    let sprt = ["--sprt", "--elo0", "0", "--elo1", "5"];
+    let empty = temp("follow").to_string_lossy().into_owned();
+    let mut args = vec!["--stats", &empty, "--follow", "--pairs", "3"];
+    args.extend(sprt);
+    let followed = chex_match(&args, Some(&lines));
+    assert!(followed.status.success());
+    let joined_arg = joined.to_string_lossy().into_owned();
+    let mut args = vec!["--stats", &joined_arg, "--pairs", "3"];
+    args.extend(sprt);
+    let at_once = chex_match(&args, None);
+    let stdout = String::from_utf8_lossy(&followed.stdout).into_owned();
+    let (states, table) = stdout.split_at(stdout.find("Match ").unwrap());
+    assert_eq!(
+        states,
+        "continue\n".repeat(7),
+        "the empty file, then each record"
+    );
+    assert_eq!(table, String::from_utf8_lossy(&at_once.stdout));
+    assert!(table.contains("SPRT       elo0 0 elo1 5"), "{table}");
+    assert_eq!(String::from_utf8_lossy(&followed.stderr).lines().count(), 6);
+}
+
+#[test]
+fn stats_of_a_bad_records_file_is_a_one_line_error() {
+    let good = {
+        let out = temp("stats-good");
+        let mut args = SEEDED.to_vec();
+        args.extend(["--pairs", "1"]);
+        let run = run_to(&out, &args);
+        assert!(run.output.status.success(), "{}", run.stderr());
+        std::fs::read_to_string(&out).unwrap()
+    };
+    let first = good.lines().next().unwrap();
+    let other_seed = {
+        let mut second = GameRecord::from_json_line(good.lines().nth(1).unwrap()).unwrap();
+        second.seed = Some(5);
+        second.to_json_line()
+    };
+    let cases: [(String, &str); 6] = [
+        ("{\"game\":1\n".into(), "line 1: not a game record"),
+        ("hello\n".into(), "line 1: not a game record"),
+        (String::new(), "holds no records"),
+        (
+            format!("{good}{first}\n"),
+            "line 3: game 1 is recorded twice",
+        ),
+        (format!("{first}\n{other_seed}\n"), "different settings"),
+        (
+            first.replace("\"tc\":\"nodes 30\"", "\"tc\":\"moves 3\"") + "\n",
+            "unknown time control",
+        ),
+    ];
+    for (i, (text, want)) in cases.iter().enumerate() {
+        let path = temp(&format!("stats-bad-{i}"));
+        std::fs::write(&path, text).unwrap();
+        let out = chex_match(&["--stats", &path.to_string_lossy()], None);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "case {i}");
+        assert_eq!(err.lines().count(), 1, "case {i}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(want),
+            "case {i}: {err}"
+        );
+    }
+    let path = temp("stats-flag");
+    std::fs::write(&path, &good).unwrap();
+    let out = chex_match(&["--stats", &path.to_string_lossy(), "--nodes", "5"], None);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--nodes does not go with --stats"));
+    let out = chex_match(&["--nodes", "5", "--pairs", "2", "--pair", "2"], None);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("outside this match's 2 pairs"));
+}
+
+#[test]
+fn resume_keeps_the_samples_of_recorded_games_only() {
+    let (out, samples) = (temp("resume-samples"), temp("resume-samples-s"));
+    let s_arg = samples.to_string_lossy().into_owned();
+    let mut args = SEEDED.to_vec();
+    args.extend(["--pairs", "2", "--positions", &s_arg]);
+    let first = run_to(&out, &args);
+    assert!(first.output.status.success(), "{}", first.stderr());
+    let all = std::fs::read_to_string(&samples).unwrap();
+    // As if stopped after game 3's samples, before its record.
+    let records = std::fs::read_to_string(&out).unwrap();
+    let kept: Vec<&str> = records
+        .lines()
+        .filter(|l| !l.contains("\"game\":4,"))
+        .collect();
+    assert_eq!(kept.len(), 3);
+    std::fs::write(&out, kept.join("\n") + "\n").unwrap();
+    let resumed = run_to(&out, &[args.as_slice(), &["--resume"]].concat());
+    assert!(resumed.output.status.success(), "{}", resumed.stderr());
+    assert!(resumed.stderr().contains("dropped"), "{}", resumed.stderr());
+    let again = std::fs::read_to_string(&samples).unwrap();
+    let mut a: Vec<&str> = all.lines().collect();
+    let mut b: Vec<&str> = again.lines().collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b, "each game's samples once");
+}

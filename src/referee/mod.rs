@@ -7,9 +7,11 @@
 
 mod deal;
 mod record;
+mod sample;
 
 pub use deal::{Deal, DealError};
 pub use record::{GameRecord, RecordError, Side};
+pub use sample::{PositionSample, SKIP_PLIES};
 
 use crate::rules::{
     clip, kind_name, Colour, Game, GameEnd, Kind, Move, MoveList, MoveToken, Piece, Position,

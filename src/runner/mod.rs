@@ -9,22 +9,28 @@
 //! silent loses that game and the match goes on (a crashed or silent
 //! engine is restarted). Games run `concurrency` at a time, each worker
 //! thread with its own pair of engine processes. Records go to a JSON
-//! lines file as games finish, and a match can be resumed from it.
+//! lines file as games finish, and a match can be resumed from it. One
+//! pair can be played alone (`--pair`), so that a cluster can play a
+//! match a pair per task (`tools/cluster-match`), and the table can be
+//! made from a records file alone (`--stats`), so that the cluster's
+//! driver shows the very statistics of this runner.
 
 pub mod engine;
 pub mod game;
+pub mod records;
 pub mod stats;
 
-use crate::referee::{Deal, GameRecord, Referee, Side};
+use crate::referee::{Deal, GameRecord, PositionSample, Referee, Side};
 use crate::rules::Position;
 use clap::Args;
 use engine::{EngineProcess, EngineSpec};
 use game::{play_game, Judging, Limit};
+use records::{Counter, Tail};
 use stats::{show_elo, Sprt, Tally, Verdict};
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
-use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc::{channel, Receiver, Sender};
 
@@ -71,6 +77,11 @@ pub struct MatchArgs {
     /// Games played at once, each with its own two engine processes.
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub concurrency: usize,
+    /// Plays only pair K (from 0) of the match: games 2K+1 and 2K+2,
+    /// dealt and numbered as in the whole match, so that pairs played
+    /// apart (on a cluster) make up the same match.
+    #[arg(long, value_name = "K")]
+    pub pair: Option<u64>,
     /// The match seed: pair p is dealt from the p-th number of SplitMix64
     /// started at this seed.
     #[arg(long, default_value_t = 1)]
@@ -100,6 +111,24 @@ pub struct MatchArgs {
     /// --resume).
     #[arg(long, value_name = "FILE")]
     pub text: Option<PathBuf>,
+    /// Writes positions sampled from each finished game, with the game's
+    /// result, one JSON line each (protocol.md, "Position samples").
+    #[arg(long, value_name = "FILE")]
+    pub positions: Option<PathBuf>,
+    /// Positions sampled per game for --positions; 0 takes them all.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub sample: usize,
+    /// Plays nothing: prints the table of the records in FILE. The
+    /// engines, time control, start and seed are read from the records;
+    /// --games/--pairs and the SPRT options may be given.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<PathBuf>,
+    /// With --stats: after FILE, reads more records from stdin, one a
+    /// line. Prints the SPRT's state (`continue`, `H0` or `H1`) on stdout
+    /// once FILE is read and after each record (whose progress line goes
+    /// to stderr); the table at the end of stdin.
+    #[arg(long, requires = "stats")]
+    pub follow: bool,
     /// Runs an SPRT and stops the match when it decides.
     #[arg(long)]
     pub sprt: bool,
@@ -136,12 +165,18 @@ pub struct Config {
     pub concurrency: usize,
     /// The match seed.
     pub seed: u64,
+    /// Play only this pair.
+    pub pair: Option<u64>,
     /// The JSON lines record file.
     pub out: Option<PathBuf>,
     /// Continue the match in `out`.
     pub resume: bool,
     /// The text record file.
     pub text: Option<PathBuf>,
+    /// The position sample file.
+    pub positions: Option<PathBuf>,
+    /// Positions sampled per game (0: all).
+    pub sample: usize,
     /// The SPRT, if asked for.
     pub sprt: Option<Sprt>,
 }
@@ -262,6 +297,14 @@ impl MatchArgs {
         if self.concurrency == 0 {
             return Err("--concurrency must be at least 1".into());
         }
+        if let Some(pair) = self.pair {
+            if pair >= games.div_ceil(2) {
+                return Err(format!(
+                    "--pair {pair} is outside this match's {} pairs (they count from 0)",
+                    games.div_ceil(2)
+                ));
+            }
+        }
         let (start, start_text) = if self.start == "startpos" {
             (Position::startpos(), "startpos".to_string())
         } else {
@@ -287,9 +330,12 @@ impl MatchArgs {
             games,
             concurrency: self.concurrency,
             seed: self.seed,
+            pair: self.pair,
             out: self.out,
             resume: self.resume,
             text: self.text,
+            positions: self.positions,
+            sample: self.sample,
             sprt,
         })
     }
@@ -385,67 +431,71 @@ impl Config {
 /// when the match stopped: a whole record there gets its newline back, a
 /// torn one is cut off the file (its game is played again), each with a
 /// warning on stderr; every line before it must be a record.
-fn read_records(config: &Config, path: &PathBuf) -> Result<Vec<GameRecord>, String> {
+fn read_records(config: &Config, path: &Path) -> Result<Counter, String> {
+    let mut counter = Counter::of(config);
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(counter),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let (body, tail) = bytes.split_at(complete);
-    let mut records = Vec::new();
-    let mut seen = BTreeSet::new();
-    let mut accept = |at: &str, record: GameRecord| -> Result<(), String> {
-        config
-            .check_record(&record)
-            .map_err(|e| format!("{at}: {e}"))?;
-        Config::engine1_score(&record).map_err(|e| format!("{at}: {e}"))?;
-        if !seen.insert(record.game) {
-            return Err(format!("{at}: game {} is recorded twice", record.game));
-        }
-        records.push(record);
-        Ok(())
-    };
-    // `body` ends with its newline, so the last piece is empty and its
-    // number is the torn line's.
-    let mut count = 0;
-    for (i, line) in body.split(|&b| b == b'\n').enumerate() {
-        count = i + 1;
-        let at = format!("{} line {}", path.display(), i + 1);
-        let line = std::str::from_utf8(line).map_err(|_| format!("{at}: not UTF-8"))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let record = GameRecord::from_json_line(line).map_err(|e| format!("{at}: {e}"))?;
-        accept(&at, record)?;
+    let (records, tail) = records::parse_lines(path, &bytes)?;
+    for (at, record) in &records {
+        counter.add(at, record)?;
     }
-    if tail.iter().all(u8::is_ascii_whitespace) {
-        return Ok(records);
-    }
-    let at = format!("{} line {count}", path.display());
-    let whole = std::str::from_utf8(tail)
-        .ok()
-        .and_then(|t| GameRecord::from_json_line(t).ok());
-    let repair = OpenOptions::new().append(true).open(path);
-    match whole {
-        Some(record) => {
-            accept(&at, record)?;
-            repair
+    let repair = || OpenOptions::new().append(true).open(path);
+    match tail {
+        Tail::Clean => {}
+        Tail::Whole(at, record) => {
+            counter.add(&at, &record)?;
+            repair()
                 .and_then(|mut f| f.write_all(b"\n"))
                 .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
             eprintln!("warning: {at}: the last record had no newline; added it");
         }
-        None => {
-            repair
-                .and_then(|f| f.set_len(complete as u64))
+        Tail::Torn { at, keep, len } => {
+            repair()
+                .and_then(|f| f.set_len(keep))
                 .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
             eprintln!(
-                "warning: {at}: dropped an unfinished last line ({} bytes); its game is played again",
-                tail.len()
+                "warning: {at}: dropped an unfinished last line ({len} bytes); its game is played again"
             );
         }
     }
-    Ok(records)
+    Ok(counter)
+}
+
+/// Keeps in a position sample file only the samples of `games`: a match
+/// writes a game's samples before its record, so after an interruption
+/// the samples of a game without a record are dropped (the game is
+/// played again) and no game's samples are written twice.
+fn keep_samples(path: &Path, games: &BTreeSet<u64>) -> Result<(), String> {
+    let text = match std::fs::read(path) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let mut kept = String::new();
+    let mut dropped = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        match PositionSample::from_json_line(line) {
+            Ok(sample) if games.contains(&sample.game) => {
+                kept.push_str(line);
+                kept.push('\n');
+            }
+            _ => dropped += 1,
+        }
+    }
+    if dropped > 0 {
+        let fresh = path.with_extension("resume-tmp");
+        std::fs::write(&fresh, kept)
+            .and_then(|()| std::fs::rename(&fresh, path))
+            .map_err(|e| format!("cannot rewrite {}: {e}", path.display()))?;
+        eprintln!(
+            "warning: {}: dropped {dropped} samples of games not recorded; they are sampled again",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// Plays the game numbers the main thread hands out on `jobs`, one at a
@@ -523,10 +573,13 @@ pub struct Summary {
 struct Sinks {
     out: Option<File>,
     text: Option<File>,
+    positions: Option<File>,
 }
 
 impl Sinks {
-    fn open(config: &Config) -> Result<Sinks, String> {
+    /// Opens the files of a new match, refusing to write over records or
+    /// samples, or those of a resumed one, whose games are `done`.
+    fn open(config: &Config, done: &BTreeSet<u64>) -> Result<Sinks, String> {
         let open = |path: &PathBuf| {
             OpenOptions::new()
                 .create(true)
@@ -534,18 +587,28 @@ impl Sinks {
                 .open(path)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))
         };
+        let fresh = |path: &PathBuf, what: &str| {
+            let used = std::fs::metadata(path)
+                .map(|m| m.len() > 0)
+                .unwrap_or(false);
+            if used && !config.resume {
+                return Err(format!(
+                    "{} already holds {what}: add --resume to continue that match, or choose another file",
+                    path.display()
+                ));
+            }
+            open(path)
+        };
         let out = match &config.out {
+            Some(path) => Some(fresh(path, "records")?),
+            None => None,
+        };
+        let positions = match &config.positions {
             Some(path) => {
-                let used = std::fs::metadata(path)
-                    .map(|m| m.len() > 0)
-                    .unwrap_or(false);
-                if used && !config.resume {
-                    return Err(format!(
-                        "{} already holds records: add --resume to continue that match, or choose another file",
-                        path.display()
-                    ));
+                if config.resume {
+                    keep_samples(path, done)?;
                 }
-                Some(open(path)?)
+                Some(fresh(path, "position samples")?)
             }
             None => None,
         };
@@ -557,7 +620,11 @@ impl Sinks {
             Some(path) => Some(open(path)?),
             None => None,
         };
-        Ok(Sinks { out, text })
+        Ok(Sinks {
+            out,
+            text,
+            positions,
+        })
     }
 
     /// Writes each record with its newline in one write and syncs it, so
@@ -569,6 +636,18 @@ impl Sinks {
                 .and_then(|()| file.sync_data())
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))
         };
+        // Samples first: a game whose record is written has its samples,
+        // and --resume drops the samples of a game without a record.
+        if let (Some(file), Some(path)) = (&mut self.positions, &config.positions) {
+            let samples = record
+                .sample_positions(config.sample)
+                .map_err(|e| format!("cannot sample game {}: {e}", record.game))?;
+            let lines: String = samples
+                .iter()
+                .map(|s| format!("{}\n", s.to_json_line()))
+                .collect();
+            put(file, path, lines)?;
+        }
         if let (Some(file), Some(path)) = (&mut self.out, &config.out) {
             put(file, path, format!("{}\n", record.to_json_line()))?;
         }
@@ -599,6 +678,16 @@ fn progress(config: &Config, tally: &Tally, record: &GameRecord) -> String {
         record.result,
         record.ending,
     )
+}
+
+/// Shows a progress line: over the last one on a terminal, else as a
+/// line of its own (a log keeps every line).
+fn show_progress(terminal: bool, line: &str) {
+    if terminal {
+        eprint!("\r\x1b[K{line}");
+    } else {
+        eprintln!("{line}");
+    }
 }
 
 /// The final table.
@@ -685,14 +774,12 @@ pub fn run(config: &Config) -> Result<Summary, String> {
     let mut done = BTreeSet::new();
     if config.resume {
         if let Some(path) = &config.out {
-            for record in read_records(config, path)? {
-                let score = Config::engine1_score(&record)?;
-                tally.add(Config::pair_of(record.game), score, &record.ending);
-                done.insert(record.game);
-            }
+            let counter = read_records(config, path)?;
+            done = counter.games().clone();
+            tally = counter.tally;
         }
     }
-    let mut sinks = Sinks::open(config)?;
+    let mut sinks = Sinks::open(config, &done)?;
     let verdict = |tally: &Tally| config.sprt.map(|s| (s.verdict(tally), s.llr(tally)));
     let decided = |v: Option<(Verdict, f64)>| matches!(v, Some((Verdict::H0 | Verdict::H1, _)));
     if decided(verdict(&tally)) {
@@ -701,7 +788,8 @@ pub fn run(config: &Config) -> Result<Summary, String> {
             tally,
         });
     }
-    let mut todo = (1..=config.games).filter(|g| !done.contains(g));
+    let playing = |g: &u64| config.pair.is_none_or(|p| Config::pair_of(*g) == p);
+    let mut todo = (1..=config.games).filter(|g| !done.contains(g) && playing(g));
     let terminal = std::io::stderr().is_terminal();
     let mut failure = None;
     std::thread::scope(|scope| {
@@ -729,12 +817,7 @@ pub fn run(config: &Config) -> Result<Summary, String> {
                 sinks.write(config, &record)?;
                 let score = Config::engine1_score(&record)?;
                 tally.add(Config::pair_of(record.game), score, &record.ending);
-                let line = progress(config, &tally, &record);
-                if terminal {
-                    eprint!("\r\x1b[K{line}");
-                } else {
-                    eprintln!("{line}");
-                }
+                show_progress(terminal, &progress(config, &tally, &record));
                 Ok(())
             });
             if let Err(e) = handled {
@@ -768,10 +851,115 @@ pub fn run(config: &Config) -> Result<Summary, String> {
     })
 }
 
-/// `chex match`: runs the match and prints the table; a bad setting or
-/// an engine that cannot be started is one line on stderr and a failure
+/// `chex match --stats FILE [--follow]`: the table of the records in
+/// FILE, and under --follow of those that come on stdin after them.
+fn stats(args: &MatchArgs, path: &Path) -> Result<(), String> {
+    let given = [
+        (args.engine1.is_some(), "--engine1"),
+        (args.engine2.is_some(), "--engine2"),
+        (!args.option1.is_empty(), "--option1"),
+        (!args.option2.is_empty(), "--option2"),
+        (args.tc.is_some(), "--tc"),
+        (args.movetime.is_some(), "--movetime"),
+        (args.nodes.is_some(), "--nodes"),
+        (args.pair.is_some(), "--pair"),
+        (args.out.is_some(), "--out"),
+        (args.text.is_some(), "--text"),
+        (args.positions.is_some(), "--positions"),
+    ];
+    if let Some((_, flag)) = given.iter().find(|(given, _)| *given) {
+        return Err(format!(
+            "{flag} does not go with --stats: the engines, time control, start and seed come from the records (only --games/--pairs and the SPRT options may be given)"
+        ));
+    }
+    let games = match (args.games, args.pairs) {
+        (Some(g), _) => Some(g),
+        (None, Some(p)) => Some(p.saturating_mul(2)),
+        (None, None) => None,
+    };
+    let sprt = if args.sprt {
+        Some(Sprt::new(args.elo0, args.elo1, args.alpha, args.beta)?)
+    } else {
+        None
+    };
+    let mut counter = Counter::inferring(games, sprt);
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && args.follow => Vec::new(),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let (records, tail) = records::parse_lines(path, &bytes)?;
+    for (at, record) in &records {
+        counter.add(at, record)?;
+    }
+    match tail {
+        Tail::Clean => {}
+        Tail::Whole(at, record) => counter.add(&at, &record)?,
+        // A match still running may be writing it.
+        Tail::Torn { at, len, .. } => {
+            eprintln!("warning: {at}: left out an unfinished last line ({len} bytes)")
+        }
+    }
+    if args.follow {
+        let terminal = std::io::stderr().is_terminal();
+        let mut stdout = std::io::stdout().lock();
+        let mut state = |tally: &Tally| {
+            let word = match sprt.map(|s| s.verdict(tally)) {
+                Some(Verdict::H1) => "H1",
+                Some(Verdict::H0) => "H0",
+                _ => "continue",
+            };
+            writeln!(stdout, "{word}")
+                .and_then(|()| stdout.flush())
+                .map_err(|e| format!("cannot write to stdout: {e}"))
+        };
+        // The state after FILE first: it tells the caller FILE is read.
+        state(&counter.tally)?;
+        let mut followed = false;
+        for (i, line) in std::io::stdin().lock().lines().enumerate() {
+            let at = format!("stdin line {}", i + 1);
+            let line = line.map_err(|e| format!("{at}: {e}"))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let record = GameRecord::from_json_line(&line).map_err(|e| format!("{at}: {e}"))?;
+            counter.add(&at, &record)?;
+            if let Some(config) = counter.config() {
+                show_progress(terminal, &progress(&config, &counter.tally, &record));
+            }
+            followed = true;
+            state(&counter.tally)?;
+        }
+        if terminal && followed {
+            eprintln!();
+        }
+    }
+    let config = counter
+        .config()
+        .ok_or_else(|| format!("{} holds no records", path.display()))?;
+    let tally = counter.tally;
+    let summary = Summary {
+        sprt: sprt.map(|s| (s.verdict(&tally), s.llr(&tally))),
+        tally,
+    };
+    print!("{}", table(&config, &summary));
+    Ok(())
+}
+
+/// `chex match`: runs the match and prints the table (or, with
+/// `--stats`, only the table of a records file); a bad setting or an
+/// engine that cannot be started is one line on stderr and a failure
 /// exit.
 pub fn main(args: MatchArgs) -> ExitCode {
+    if let Some(path) = args.stats.clone() {
+        return match stats(&args, &path) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let config = match args.config() {
         Ok(c) => c,
         Err(e) => {
