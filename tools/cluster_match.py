@@ -26,6 +26,13 @@ import socket
 import subprocess
 import sys
 import tempfile
+
+# The table goes to the real standard output. Ray prints what its nodes
+# report (a worker marked dead, say) to whatever sys.stdout is when the
+# report arrives: that is pointed at standard error, so the table alone
+# is on standard output, as `chex match` keeps it.
+TABLE = sys.stdout
+sys.stdout = sys.stderr
 import time
 
 # The options of `chex match` the driver must understand; every other
@@ -343,7 +350,7 @@ def main(argv):
 
     todo = collections.deque(p for p in range(pairs) if not set(games_of(p)) <= done)
     if stats.decided() or not todo:
-        print(stats.table(), end="")
+        print(stats.table(), end="", file=TABLE)
         return
 
     runtime_env, ship = None, None
@@ -449,7 +456,7 @@ def main(argv):
                 break
         refill()
     stop()
-    print(stats.table(), end="")
+    print(stats.table(), end="", file=TABLE)
 
 
 if __name__ == "__main__":
