@@ -10,8 +10,9 @@
 //! that those corners were really reached, so the test cannot quietly
 //! degrade into checking only easy positions.
 //!
-//! The big runs are release-only (`cargo test --release`, as in CI); debug
-//! builds run small versions of the same checks.
+//! The big runs are for optimised builds (the README's `cargo test
+//! --profile quick`, as in CI); debug builds run small versions of the
+//! same checks.
 
 mod reference;
 

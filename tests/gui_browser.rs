@@ -7,7 +7,7 @@
 //! thinks. The screenshot's path is printed.
 //!
 //! The test installs chromium and chromium-driver with apt-get when they
-//! are missing, so `cargo test --release` runs it on a fresh machine.
+//! are missing, so the README's test command runs it on a fresh machine.
 
 mod gui_common;
 
