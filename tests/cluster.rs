@@ -8,10 +8,12 @@
 //! Ray comes from a virtual environment under the target directory, with
 //! the versions pinned in tools/ray-requirements.txt (`tools/ray-venv`
 //! makes it once). Skipped only when `python3` is missing. The cluster
-//! runs on loopback address 127.0.0.2 (Ray rewrites 127.0.0.1 to the
-//! machine's own address) on ports the system hands out, with its own
+//! runs on loopback addresses from 127.0.0.2 (Ray rewrites 127.0.0.1 to
+//! the machine's own address) on ports the system hands out, with its own
 //! temporary directory, so it meets no other cluster; it is stopped by a
-//! guard, whatever the test does.
+//! guard, whatever the test does. Each node has an address of its own: the
+//! driver uses the raylet of the node at its own address, the head's, and
+//! must not lose it with the worker the test kills.
 
 use chex::referee::GameRecord;
 use std::collections::BTreeMap;
@@ -119,7 +121,7 @@ impl Cluster {
             "--num-cpus".into(),
             "0".into(),
         ];
-        cluster.node(ray, "head", &head_ports, true);
+        cluster.node(ray, "head", &head_ports, HOST);
         for i in 1..=workers {
             let socket = |what: &str| {
                 cluster
@@ -139,22 +141,24 @@ impl Cluster {
                 "--raylet-socket-name".into(),
                 socket("raylet"),
             ];
-            cluster.node(ray, &format!("worker{i}"), &args, false);
+            let address = format!("127.0.0.{}", 2 + i);
+            cluster.node(ray, &format!("worker{i}"), &args, &address);
         }
         cluster
     }
 
-    /// Starts one node and waits until it says it runs.
-    fn node(&mut self, ray: &Path, name: &str, args: &[String], head: bool) {
+    /// Starts one node at loopback address `address` (the head's is
+    /// [`HOST`]) and waits until it says it runs.
+    fn node(&mut self, ray: &Path, name: &str, args: &[String], address: &str) {
         let log_path = self.dir.join(format!("{name}.log"));
         let log = File::create(&log_path).expect("cannot write the node's log");
         let mut command = Command::new(ray);
         command.arg("start");
-        if head {
+        if address == HOST {
             command.args(["--head", "--include-dashboard", "false"]);
         }
         command
-            .args(["--block", "--node-ip-address", HOST])
+            .args(["--block", "--node-ip-address", address])
             .args(["--dashboard-agent-listen-port", &free_port().to_string()])
             .args(["--min-worker-port", "0", "--max-worker-port", "0"])
             .args(["--object-store-memory", "80000000", "--disable-usage-stats"])
