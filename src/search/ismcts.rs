@@ -106,6 +106,15 @@
 //! the tree as it stands and playing out from its leaves, so a long
 //! `go infinite` keeps refining the statistics it has without growing.
 //!
+//! # Tree reuse
+//!
+//! The tree of the last search is kept. When the game has gone on from
+//! its root by a turn or two (a move, or a draw and its placement) along
+//! nodes it visited, the next search starts from a copy of the subtree
+//! there, with all it learned of it. Anything else starts afresh; so does
+//! a second search of the same position, which keeps a seeded search
+//! reproducible.
+//!
 //! # Repetition
 //!
 //! The search is given the keys of the game's positions since the last
@@ -705,11 +714,8 @@ impl Tree {
         capacity: usize,
     ) -> Tree {
         let capacity = capacity.max(1 + super::MAX_ROOT_ACTIONS);
-        let mut nodes = spare_nodes();
-        nodes.reserve(capacity.min(1 << 20));
-        nodes.push(Node::new(Edge::Root, root.side_to_move().opposite()));
         let mut tree = Tree {
-            nodes,
+            nodes: Vec::new(),
             capacity,
             root: root.clone(),
             pending,
@@ -723,16 +729,120 @@ impl Tree {
             hybrid: params.leaf_depth >= 0,
             history: history.to_vec(),
         };
-        let mut actions = Actions::new();
-        let mut pos = root.clone();
-        actions.find(&mut pos, pending);
-        if tree.hybrid {
-            let mut judge = LeafJudge::new(params.leaf_depth);
-            actions.judge(&mut pos, history, &mut judge, tree.draw);
+        let kept = KEPT_TREE.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let mut nodes = Vec::new();
+        if let Some(old) = kept {
+            if old.searches_as(&tree) {
+                if let Some(n) = old.find(root, pending) {
+                    nodes = old.subtree(n, root.side_to_move().opposite());
+                }
+            }
+            if nodes.len() > capacity {
+                nodes.clear();
+            }
+            // The old array, emptied, takes the subtree: one array is
+            // kept from search to search, never freed before an answer.
+            let mut array = old.nodes;
+            array.clear();
+            array.append(&mut nodes);
+            nodes = array;
         }
-        tree.open(0, &actions);
+        nodes.reserve(capacity.min(1 << 20).saturating_sub(nodes.len()));
+        if nodes.is_empty() {
+            nodes.push(Node::new(Edge::Root, root.side_to_move().opposite()));
+        }
+        tree.nodes = nodes;
+        if tree.nodes[0].first_child == NONE {
+            let mut actions = Actions::new();
+            let mut pos = root.clone();
+            actions.find(&mut pos, pending);
+            if tree.hybrid {
+                let mut judge = LeafJudge::new(params.leaf_depth);
+                actions.judge(&mut pos, history, &mut judge, tree.draw);
+            }
+            tree.open(0, &actions);
+        }
         tree.update(0);
         tree
+    }
+
+    /// True when this tree's values mean what `other`'s would: the same
+    /// search, draws worth the same, room for the same nodes.
+    fn searches_as(&self, other: &Tree) -> bool {
+        self.hybrid == other.hybrid
+            && self.exploration == other.exploration
+            && self.mix == other.mix
+            && self.draw == other.draw
+            && self.capacity == other.capacity
+    }
+
+    /// The node whose position is `target` (with a drawn tile of
+    /// `pending` kind, if any), one or two turns below the root along
+    /// visited nodes: where the game now stands, if this tree searched
+    /// the position the game stood at a move ago.
+    fn find(&self, target: &Position, pending: Option<Kind>) -> Option<usize> {
+        let mut pos = self.root.clone();
+        self.find_below(0, &mut pos, self.pending, 0, target, pending)
+    }
+
+    fn find_below(
+        &self,
+        n: usize,
+        pos: &mut Position,
+        drawn: Option<Kind>,
+        turns: u32,
+        target: &Position,
+        pending: Option<Kind>,
+    ) -> Option<usize> {
+        let decision = !matches!(self.nodes[n].edge, Edge::Draw);
+        if turns > 0 && decision && drawn == pending && pos.hash() == target.hash() && pos == target
+        {
+            return Some(n);
+        }
+        for c in self.children(n) {
+            let child = &self.nodes[c];
+            if child.visits == 0 {
+                continue;
+            }
+            let found = match child.edge {
+                Edge::Play(mv) if turns < 2 => {
+                    let undo = pos.make(mv);
+                    let found = self.find_below(c, pos, None, turns + 1, target, pending);
+                    pos.unmake(mv, undo);
+                    found
+                }
+                Edge::Draw => self.find_below(c, pos, None, turns, target, pending),
+                Edge::Drawn(kind) => self.find_below(c, pos, Some(kind), turns, target, pending),
+                _ => None,
+            };
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    /// A copy of the subtree under node `n`, `n` first as the root (the
+    /// edge into it chosen by `mover`), each node's children together.
+    fn subtree(&self, n: usize, mover: Colour) -> Vec<Node> {
+        let mut nodes = vec![Node {
+            edge: Edge::Root,
+            mover,
+            ..self.nodes[n].clone()
+        }];
+        let mut queue = std::collections::VecDeque::from([(0, n)]);
+        while let Some((new, old)) = queue.pop_front() {
+            let range = self.children(old);
+            if range.is_empty() {
+                continue;
+            }
+            nodes[new].first_child = nodes.len() as u32;
+            for c in range {
+                queue.push_back((nodes.len(), c));
+                nodes.push(self.nodes[c].clone());
+            }
+        }
+        nodes
     }
 
     /// Creates the children of decision node `n`, the actions of a
@@ -1161,22 +1271,13 @@ impl Shared<'_> {
     }
 }
 
-/// The node array of the last search, emptied, kept for the next: a
-/// search that frees its tree before answering, or faults in a new one,
-/// spends that time past its deadline when the machine is busy.
-static SPARE_NODES: Mutex<Vec<Node>> = Mutex::new(Vec::new());
-
-/// The spare node array, empty.
-fn spare_nodes() -> Vec<Node> {
-    let mut nodes = std::mem::take(&mut *SPARE_NODES.lock().unwrap_or_else(|p| p.into_inner()));
-    nodes.clear();
-    nodes
-}
-
-/// Keeps `nodes` for the next search.
-fn keep_spare_nodes(nodes: Vec<Node>) {
-    *SPARE_NODES.lock().unwrap_or_else(|p| p.into_inner()) = nodes;
-}
+/// The tree of the last search, kept for the next (tree reuse, as in
+/// Lc0): when the game has gone on by a turn or two along visited nodes,
+/// the next search starts from that subtree. Its node array is the next
+/// tree's in any case: a search that frees its tree before answering, or
+/// faults in a new one, spends that time past its deadline when the
+/// machine is busy.
+static KEPT_TREE: Mutex<Option<Tree>> = Mutex::new(None);
 
 /// The worker pool of the last search, kept for the next one of as many
 /// threads: starting threads for every `go` is time taken from the move.
@@ -1329,7 +1430,7 @@ pub fn search(
     let last = snapshot(&shared, &clock);
     report(&last);
     let tree = shared.tree.into_inner().unwrap_or_else(|p| p.into_inner());
-    keep_spare_nodes(tree.nodes);
+    *KEPT_TREE.lock().unwrap_or_else(|p| p.into_inner()) = Some(tree);
     last.actions.first().map(|s| s.action)
 }
 
