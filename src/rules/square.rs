@@ -5,6 +5,19 @@ use std::fmt;
 /// The largest absolute value a coordinate may take (RULES.md section 1).
 pub const COORD_LIMIT: i32 = 1_000_000_000;
 
+/// The steps from a square to its eight neighbours, anticlockwise from
+/// +x: the king's moves, and the squares that touch.
+pub const NEIGHBOUR_STEPS: [(i32, i32); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
 /// A square of the open table, in the frame fixed by the first tile on `0,0`.
 ///
 /// White's forward is +y, Black's is −y.
@@ -32,6 +45,14 @@ impl Square {
             x: self.x + dx,
             y: self.y + dy,
         }
+    }
+
+    /// The eight squares that touch this one, in the order of
+    /// [`NEIGHBOUR_STEPS`].
+    pub fn neighbours(self) -> impl Iterator<Item = Square> {
+        NEIGHBOUR_STEPS
+            .into_iter()
+            .map(move |(dx, dy)| self.offset(dx, dy))
     }
 
     /// True when the two squares touch by an edge or a corner.

@@ -38,18 +38,6 @@ const MATERIAL: [Kind; 5] = [
     Kind::Pawn,
 ];
 
-/// The eight steps to a square's neighbours.
-const AROUND: [(i32, i32); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
-
 /// Around `colour`'s king: the empty squares, and the tiles of each
 /// colour (all 0 while the king is in the pile).
 fn king_surroundings(pos: &Position, colour: Colour) -> (i32, [i32; 2]) {
@@ -58,8 +46,8 @@ fn king_surroundings(pos: &Position, colour: Colour) -> (i32, [i32; 2]) {
     };
     let mut open = 0;
     let mut tiles = [0; 2];
-    for (dx, dy) in AROUND {
-        match pos.tile_at(king.offset(dx, dy)) {
+    for square in king.neighbours() {
+        match pos.tile_at(square) {
             None => open += 1,
             Some(t) => tiles[t.piece.colour.index()] += 1,
         }
@@ -83,8 +71,7 @@ pub fn stranded_kings(pos: &Position) -> [bool; 2] {
         return [false; 2];
     }
     for tile in pos.tiles() {
-        for (dx, dy) in AROUND {
-            let square = tile.square.offset(dx, dy);
+        for square in tile.square.neighbours() {
             if pos.tile_at(square).is_some() {
                 continue;
             }

@@ -7,7 +7,7 @@
 
 use super::Position;
 use crate::rules::connectivity::{euler_gain, ring_bit_if_within, Ring, CENTRE};
-use crate::rules::square::Square;
+use crate::rules::square::{Square, NEIGHBOUR_STEPS};
 
 /// A line from a square, as a slider rides it: `East` is towards growing
 /// `x`, `North` towards growing `y`. The order is that of
@@ -57,16 +57,7 @@ pub(crate) const KNIGHT: [(i32, i32); 8] = [
     (-2, 1),
     (-1, 2),
 ];
-pub(crate) const KING: [(i32, i32); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
+pub(crate) const KING: [(i32, i32); 8] = NEIGHBOUR_STEPS;
 
 impl Position {
     /// True when the table is one group enclosing no empty square (no
