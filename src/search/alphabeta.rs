@@ -586,7 +586,6 @@ impl<'a> Searcher<'a> {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let mut result = Ok(());
         for i in 0..list.len() {
             let mv = list[i];
             let searched = if i == 0 {
@@ -609,13 +608,9 @@ impl<'a> Searcher<'a> {
                         }
                     })
             };
-            let score = match searched {
-                Ok(s) => s,
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            };
+            // An abort ends the whole search: the list it drops on the
+            // way out is not missed.
+            let score = searched?;
             if score > best {
                 best = score;
                 best_move = Some(mv);
@@ -626,7 +621,6 @@ impl<'a> Searcher<'a> {
             }
         }
         self.give_list(list);
-        result?;
         let bound = Bound::of(best, original_alpha, beta);
         self.table.store(Entry {
             key,
@@ -703,30 +697,21 @@ impl<'a> Searcher<'a> {
             }
         }
         order.sort_unstable_by_key(|&(o, i)| (std::cmp::Reverse(o), i));
-        let mut result = Ok(best);
         for &(_, i) in &order {
             let mv = list[i as usize];
             let undo = self.pos.make(mv);
             let score = self.quiesce(ply + 1, -beta, -alpha).map(|s| -s);
             self.pos.unmake(mv, undo);
-            let score = match score {
-                Ok(s) => s,
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            };
-            if score > best {
-                best = score;
-                result = Ok(best);
-            }
+            // As in `placement`, an abort ends the search.
+            let score = score?;
+            best = best.max(score);
             alpha = alpha.max(score);
             if alpha >= beta {
                 break;
             }
         }
         self.give_list(list);
-        result
+        Ok(best)
     }
 
     /// The value of drawing while in check, judged without searching the
