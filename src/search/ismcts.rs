@@ -86,23 +86,24 @@
 //! # Threads
 //!
 //! Tree parallelisation with virtual loss (Chaslot, Winands and van den
-//! Herik 2008): the rayon workers share one tree behind a lock. A worker
-//! holds the lock only to choose each edge of its descent and to back up;
-//! the moves, the move generation of a node being opened, the tests for
-//! the end of the game and the playout run outside it. The visit it adds
-//! on the way down counts as a loss until its result comes back, which
-//! steers the other workers to other lines. Root parallelisation
-//! (one tree per thread, root statistics summed) was built first and
-//! measured: with 1.9 times the iterations, 2 threads scored 48% against
-//! 1 thread (100 games at 100 ms), because each tree was no deeper than
-//! one thread's. With one thread the search is exactly reproducible under
-//! a seed.
+//! Herik 2008) on a tree without a lock, as in Lc0 and Fuego: the counts,
+//! values and proofs of a node are atomics updated in place, and the one
+//! thread that claims an unopened node (a compare-and-swap on its first
+//! child) creates its children in nodes taken from the array by another,
+//! then publishes them; to the other threads the node is a leaf until
+//! then. The visit a thread adds on the way down counts as a loss until
+//! its result comes back, which steers the other threads to other lines.
+//! Root parallelisation (one tree per thread, root statistics summed) was
+//! built first and measured: with 1.9 times the iterations, 2 threads
+//! scored 48% against 1 thread (100 games at 100 ms), because each tree
+//! was no deeper than one thread's. With one thread the search is exactly
+//! reproducible under a seed.
 //!
 //! # Memory
 //!
 //! The nodes live in one array, its capacity set by the `Hash` option
-//! (MiB). When a
-//! tree is full it stops opening nodes: the iterations go on, descending
+//! (MiB), allocated zeroed so that only the part in use is ever faulted
+//! in. When a tree is full it stops opening nodes: the iterations go on, descending
 //! the tree as it stands and playing out from its leaves, so a long
 //! `go infinite` keeps refining the statistics it has without growing.
 //!
@@ -133,11 +134,12 @@ use super::eval::win_probability;
 use super::playout::{playout, Policy};
 use super::time::Clock;
 use super::{Action, ActionStats, Cadence, Limits, Params, Report};
-use crate::rules::{Colour, Kind, Move, MoveList, Piece, Position};
+use crate::rules::{Colour, Kind, Move, MoveList, Piece, Position, Square};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::Ordering::{self, Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, AtomicUsize};
+use std::sync::{Arc, Mutex};
 
 /// The edge into a node: what was chosen, or drawn, to reach it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,9 +169,51 @@ impl Edge {
 /// "No node": children not created yet.
 const NONE: u32 = u32::MAX;
 
-/// One node of a tree. Children are contiguous in the tree's array.
-#[derive(Clone, Debug)]
+/// Children being created by one thread: to the others the node is still
+/// a leaf.
+const OPENING: u32 = u32::MAX - 1;
+
+/// One node of a tree, as the threads share it: every field atomic, so
+/// that no lock guards the tree. Children are contiguous in the tree's
+/// array, created by the one thread that claimed their parent and
+/// published by its `first_child` (release, read by acquire); the counts
+/// and values are updated in place, relaxed, as in Lc0 and Fuego. All
+/// zeros is a valid (unused) node, so the array is allocated zeroed and
+/// its memory faulted in only as the tree grows.
+#[derive(bytemuck::Zeroable)]
 struct Node {
+    /// The edge into the node, its mover and weight ([`Identity`]),
+    /// written once, before the node is published.
+    identity: AtomicU32,
+    /// The square the edge's move ends on, packed by [`pack_square`].
+    to: AtomicU64,
+    /// The square a step starts from, packed by [`pack_square`].
+    from: AtomicU64,
+    /// The first child, [`NONE`] or [`OPENING`].
+    first_child: AtomicU32,
+    children: AtomicU16,
+    /// Iterations through this node.
+    visits: AtomicU32,
+    /// How many times a child of this node was chosen: the availability
+    /// count of each child, for siblings are created together and all
+    /// counted at each choice.
+    selections: AtomicU32,
+    /// The sum of the results for the mover, an `f64`'s bits.
+    value: AtomicU64,
+    /// The part of `value` that came from draws, an `f64`'s bits.
+    draws: AtomicU64,
+    /// A [`Status`], encoded by [`Status::code`].
+    status: AtomicU8,
+    /// A [`Proof`], encoded by its discriminant.
+    proof: AtomicU8,
+    /// The minimax value, an `f32`'s bits.
+    minimax: AtomicU32,
+}
+
+/// A node's fields as plain values: what a thread reads of a node, and
+/// what a new or copied node is written from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct NodeData {
     edge: Edge,
     /// The side that chose the edge into this node (for a chance outcome,
     /// the side that drew).
@@ -178,9 +222,9 @@ struct Node {
     children: u16,
     /// Iterations through this node.
     visits: u32,
-    /// Visits of the parent while this node existed (the paper's
-    /// availability count).
-    avail: u32,
+    /// Choices of a child of this node: each child's availability count
+    /// (the parent's visits while the child existed, in the paper).
+    selections: u32,
     /// The sum of the results for `mover`: 1 a win, ½ a draw, 0 a loss, a
     /// material judgement in between.
     value: f64,
@@ -201,8 +245,71 @@ struct Node {
     weight: u8,
 }
 
+/// A square as one word: each coordinate fits in 32 bits
+/// (`COORD_LIMIT`).
+fn pack_square(sq: Square) -> u64 {
+    u64::from(sq.x as u32) | u64::from(sq.y as u32) << 32
+}
+
+fn unpack_square(word: u64) -> Square {
+    Square::new(word as u32 as i32, (word >> 32) as u32 as i32)
+}
+
+/// The edge into a node, its mover and its weight in one word (bits 0–2
+/// the edge's sort, 3–6 a kind or piece, 8 the mover, 16–23 the weight);
+/// a move's squares go in the node's `to` and `from`.
+struct Identity;
+
+impl Identity {
+    const ROOT: u32 = 0;
+    const PLACE: u32 = 1;
+    const STEP: u32 = 2;
+    const DRAW: u32 = 3;
+    const DRAWN: u32 = 4;
+
+    fn pack(edge: Edge, mover: Colour, weight: u8) -> (u32, u64, u64) {
+        let kind = |k: Kind| (k.index() as u32) << 3;
+        let (sort, piece, to, from) = match edge {
+            Edge::Root => (Identity::ROOT, 0, 0, 0),
+            Edge::Play(Move::Place { piece, to }) => (
+                Identity::PLACE,
+                kind(piece.kind) | (piece.colour.index() as u32) << 6,
+                pack_square(to),
+                0,
+            ),
+            Edge::Play(Move::Step { from, to }) => {
+                (Identity::STEP, 0, pack_square(to), pack_square(from))
+            }
+            Edge::Draw => (Identity::DRAW, 0, 0, 0),
+            Edge::Drawn(k) => (Identity::DRAWN, kind(k), 0, 0),
+        };
+        let word = sort | piece | (mover.index() as u32) << 8 | u32::from(weight) << 16;
+        (word, to, from)
+    }
+
+    fn unpack(word: u32, to: u64, from: u64) -> (Edge, Colour, u8) {
+        let kind = Kind::ALL[(word >> 3 & 7) as usize % Kind::ALL.len()];
+        let edge = match word & 7 {
+            Identity::PLACE => Edge::Play(Move::Place {
+                piece: Piece::new(Colour::ALL[(word >> 6 & 1) as usize], kind),
+                to: unpack_square(to),
+            }),
+            Identity::STEP => Edge::Play(Move::Step {
+                from: unpack_square(from),
+                to: unpack_square(to),
+            }),
+            Identity::DRAW => Edge::Draw,
+            Identity::DRAWN => Edge::Drawn(kind),
+            _ => Edge::Root,
+        };
+        let mover = Colour::ALL[(word >> 8 & 1) as usize];
+        (edge, mover, (word >> 16) as u8)
+    }
+}
+
 /// A result proven by the search (MCTS-Solver), for a node's `mover`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
 enum Proof {
     Unknown,
     Loss,
@@ -211,6 +318,12 @@ enum Proof {
 }
 
 impl Proof {
+    const ALL: [Proof; 4] = [Proof::Unknown, Proof::Loss, Proof::Draw, Proof::Win];
+
+    fn from_code(code: u8) -> Proof {
+        Proof::ALL[code as usize & 3]
+    }
+
     /// The proof for the other side.
     fn flip(self) -> Proof {
         match self {
@@ -282,15 +395,37 @@ enum Status {
     Over(Option<Colour>),
 }
 
-impl Node {
-    fn new(edge: Edge, mover: Colour) -> Node {
-        Node {
+impl Status {
+    fn code(self) -> u8 {
+        match self {
+            Status::Unknown => 0,
+            Status::Ongoing => 1,
+            Status::Over(None) => 2,
+            Status::Over(Some(Colour::White)) => 3,
+            Status::Over(Some(Colour::Black)) => 4,
+        }
+    }
+
+    fn from_code(code: u8) -> Status {
+        match code {
+            1 => Status::Ongoing,
+            2 => Status::Over(None),
+            3 => Status::Over(Some(Colour::White)),
+            4 => Status::Over(Some(Colour::Black)),
+            _ => Status::Unknown,
+        }
+    }
+}
+
+impl NodeData {
+    fn new(edge: Edge, mover: Colour) -> NodeData {
+        NodeData {
             edge,
             mover,
             first_child: NONE,
             children: 0,
             visits: 0,
-            avail: 0,
+            selections: 0,
             value: 0.0,
             draws: 0.0,
             status: Status::Unknown,
@@ -299,38 +434,143 @@ impl Node {
             weight: 0,
         }
     }
+}
+
+/// Adds `x` to the `f64` whose bits `cell` holds.
+fn add_f64(cell: &AtomicU64, x: f64) {
+    let _ = cell.fetch_update(Relaxed, Relaxed, |bits| {
+        Some((f64::from_bits(bits) + x).to_bits())
+    });
+}
+
+impl Node {
+    fn load(&self) -> NodeData {
+        let (edge, mover, weight) = Identity::unpack(
+            self.identity.load(Relaxed),
+            self.to.load(Relaxed),
+            self.from.load(Relaxed),
+        );
+        NodeData {
+            edge,
+            mover,
+            first_child: self.first_child.load(Acquire),
+            children: self.children.load(Relaxed),
+            visits: self.visits(),
+            selections: self.selections.load(Relaxed),
+            value: f64::from_bits(self.value.load(Relaxed)),
+            draws: f64::from_bits(self.draws.load(Relaxed)),
+            status: self.status(),
+            minimax: self.minimax(),
+            proof: self.proof(),
+            weight,
+        }
+    }
+
+    /// Writes `data` over the node: only while no other thread can reach
+    /// it (a new node before its parent publishes it, or a tree not being
+    /// searched).
+    fn store(&self, data: &NodeData) {
+        let (word, to, from) = Identity::pack(data.edge, data.mover, data.weight);
+        self.identity.store(word, Relaxed);
+        self.to.store(to, Relaxed);
+        self.from.store(from, Relaxed);
+        self.children.store(data.children, Relaxed);
+        self.visits.store(data.visits, Relaxed);
+        self.selections.store(data.selections, Relaxed);
+        self.value.store(data.value.to_bits(), Relaxed);
+        self.draws.store(data.draws.to_bits(), Relaxed);
+        self.status.store(data.status.code(), Relaxed);
+        self.minimax.store(data.minimax.to_bits(), Relaxed);
+        self.proof.store(data.proof as u8, Relaxed);
+        self.first_child.store(data.first_child, Release);
+    }
+
+    fn edge(&self) -> Edge {
+        let word = self.identity.load(Relaxed);
+        let (to, from) = match word & 7 {
+            Identity::PLACE => (self.to.load(Relaxed), 0),
+            Identity::STEP => (self.to.load(Relaxed), self.from.load(Relaxed)),
+            _ => (0, 0),
+        };
+        Identity::unpack(word, to, from).0
+    }
+
+    fn mover(&self) -> Colour {
+        Colour::ALL[(self.identity.load(Relaxed) >> 8 & 1) as usize]
+    }
+
+    fn weight(&self) -> u8 {
+        (self.identity.load(Relaxed) >> 16) as u8
+    }
+
+    fn visits(&self) -> u32 {
+        self.visits.load(Relaxed)
+    }
+
+    fn status(&self) -> Status {
+        Status::from_code(self.status.load(Relaxed))
+    }
+
+    fn proof(&self) -> Proof {
+        Proof::from_code(self.proof.load(Relaxed))
+    }
+
+    fn minimax(&self) -> f32 {
+        f32::from_bits(self.minimax.load(Relaxed))
+    }
+
+    fn set_minimax(&self, value: f32) {
+        self.minimax.store(value.to_bits(), Relaxed);
+    }
 
     fn mean(&self) -> f64 {
-        self.value / self.visits.max(1) as f64
+        f64::from_bits(self.value.load(Relaxed)) / self.visits().max(1) as f64
+    }
+
+    /// Counts a visit (until its result comes back, a virtual loss) and
+    /// returns the visits before it.
+    fn enter(&self) -> u32 {
+        self.visits.fetch_add(1, Relaxed)
     }
 
     /// Records the node's status; a finished game is proven, its
     /// minimax value exact.
-    fn settle(&mut self, status: Status, draw: DrawValue) {
-        self.status = status;
+    fn settle(&self, status: Status, draw: DrawValue) {
+        self.status.store(status.code(), Relaxed);
         if let Status::Over(winner) = status {
-            self.proof = Proof::of(winner, self.mover);
-            self.minimax = self.proof.value(draw.for_side(self.mover)).unwrap_or(0.5);
+            let mover = self.mover();
+            let proof = Proof::of(winner, mover);
+            self.proof.store(proof as u8, Relaxed);
+            self.set_minimax(proof.value(draw.for_side(mover)).unwrap_or(0.5));
         }
     }
 
     /// The result to back up from this node when the descent ends here:
     /// the proven one, else its minimax value.
     fn outcome(&self, draw: DrawValue) -> Outcome {
-        match self.proof {
-            Proof::Win => Outcome::of(Some(self.mover), draw),
-            Proof::Loss => Outcome::of(Some(self.mover.opposite()), draw),
+        let mover = self.mover();
+        match self.proof() {
+            Proof::Win => Outcome::of(Some(mover), draw),
+            Proof::Loss => Outcome::of(Some(mover.opposite()), draw),
             Proof::Draw => Outcome::of(None, draw),
             Proof::Unknown => {
-                let v = self.minimax as f64;
+                let v = self.minimax() as f64;
                 Outcome {
-                    white: match self.mover {
+                    white: match mover {
                         Colour::White => v,
                         Colour::Black => 1.0 - v,
                     },
                     draw: 0.0,
                 }
             }
+        }
+    }
+
+    /// Adds the result of an iteration through the node.
+    fn add(&self, outcome: Outcome) {
+        add_f64(&self.value, outcome.for_side(self.mover()));
+        if outcome.draw != 0.0 {
+            add_f64(&self.draws, outcome.draw);
         }
     }
 }
@@ -373,9 +613,14 @@ impl Outcome {
 /// The size of one node in the tree's array, for the `Hash` option.
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 
-/// The search tree, shared by the threads.
+/// The search tree, shared by the threads without a lock.
 pub struct Tree {
-    nodes: Vec<Node>,
+    /// Room for the tree's nodes, allocated zeroed at the start.
+    nodes: Box<[Node]>,
+    /// Nodes in use: the first `len` of `nodes`.
+    len: AtomicUsize,
+    /// The nodes the `Hash` option asked room for (`nodes` may be smaller
+    /// if the memory could not be had).
     capacity: usize,
     /// What a draw is worth.
     draw: DrawValue,
@@ -401,7 +646,7 @@ pub struct Walker {
     cap: u32,
     policy: Policy,
     /// The root, its drawn tile and its history, copied so that a
-    /// descent starts without holding the tree's lock.
+    /// descent starts without reading the tree's.
     root: Position,
     pending: Option<Kind>,
     history: Vec<u64>,
@@ -458,13 +703,13 @@ impl Walker {
 
     /// One iteration: descend, expand, play out, back up. Returns true
     /// when the root's result is proven.
-    pub fn iterate(&mut self, tree: &Mutex<Tree>) -> bool {
+    pub fn iterate(&mut self, tree: &Tree) -> bool {
         self.reset();
         let outcome = match self.descend(tree) {
             Leaf::Ended(outcome) => outcome,
             Leaf::PlayOut(pending) => self.play_out(pending),
         };
-        lock(tree).back_up(&self.path, outcome)
+        tree.back_up(&self.path, outcome)
     }
 
     /// The leaf where a descent ends without opening node `n`: in the
@@ -481,25 +726,24 @@ impl Walker {
     /// visited (or the end of the game, or a leaf of a full tree), leaving
     /// the walker's position there.
     ///
-    /// The tree's lock is held only to choose each edge; the moves, the
-    /// move generation of a node being opened and the tests for the end of
-    /// the game run outside it, so that the threads seldom wait for each
-    /// other. Each node is counted as visited when it is entered: until
-    /// the result is backed up that visit is a virtual loss, which steers
-    /// the other threads to other lines.
-    fn descend(&mut self, tree: &Mutex<Tree>) -> Leaf {
+    /// Each node is counted as visited when it is entered: until the
+    /// result is backed up that visit is a virtual loss, which steers the
+    /// other threads to other lines. A node is opened by the one thread
+    /// that claims it; to the others it is a leaf until its children are
+    /// published.
+    fn descend(&mut self, tree: &Tree) -> Leaf {
         self.path.clear();
         self.path.push(0);
+        let hybrid = tree.hybrid;
         let mut pending = self.pending;
         let mut n = 0;
         let mut first_visit = false;
-        let mut guard = lock(tree);
-        let hybrid = guard.hybrid;
-        guard.nodes[0].visits += 1;
+        tree.nodes[0].enter();
         loop {
+            let node = &tree.nodes[n];
             // A proven node needs no search: its result is backed up.
-            if guard.nodes[n].proof != Proof::Unknown {
-                return Leaf::Ended(guard.nodes[n].outcome(guard.draw));
+            if node.proof() != Proof::Unknown {
+                return Leaf::Ended(node.outcome(tree.draw));
             }
             // A node reached for the first time: with playouts, play out
             // from here; it is opened when it is passed through. The
@@ -508,41 +752,41 @@ impl Walker {
             if first_visit && !hybrid {
                 return Leaf::PlayOut(pending);
             }
-            if guard.nodes[n].first_child == NONE {
-                // Not opened yet, or the tree is full.
-                if guard.is_full() {
-                    return self.leaf(&guard, n, pending);
+            if node.first_child.load(Acquire) >= OPENING {
+                // Not opened yet, being opened by another thread, or the
+                // tree is full.
+                if tree.is_full() || !tree.claim(n) {
+                    return self.leaf(tree, n, pending);
                 }
-                drop(guard);
                 self.actions.find(&mut self.pos, pending);
                 if let Some(judge) = self.judge.as_mut() {
                     self.actions
                         .judge(&mut self.pos, &self.keys, judge, self.draw);
                 }
-                guard = lock(tree);
-                guard.open(n, &self.actions);
+                let opened = tree.open(n, &self.actions);
                 if hybrid {
-                    guard.update(n);
-                    return Leaf::Ended(guard.nodes[n].outcome(guard.draw));
+                    tree.update(n);
+                    return Leaf::Ended(node.outcome(tree.draw));
                 }
-                if guard.nodes[n].first_child == NONE {
+                if !opened {
                     return Leaf::PlayOut(pending);
                 }
             }
             let child = if hybrid {
-                guard.select_by_value(n)
+                tree.select_by_value(n)
             } else {
-                guard.select(n, &mut self.rng)
+                tree.select(n, &mut self.rng)
             };
-            let node = guard.enter(child);
+            let entered = &tree.nodes[child];
+            let visits = entered.enter();
             self.path.push(child);
-            let status = match node.edge {
+            let status = match entered.edge() {
                 Edge::Play(mv) => {
                     pending = None;
-                    drop(guard);
+                    let known = entered.status();
                     self.pos.make(mv);
                     let repeats = self.repeats_for_the_third_time();
-                    let status = match node.status {
+                    let status = match known {
                         Status::Unknown if repeats => Status::Over(None),
                         Status::Unknown => match self.pos.ending() {
                             Some(end) => Status::Over(end.winner),
@@ -550,54 +794,54 @@ impl Walker {
                         },
                         known => known,
                     };
-                    guard = lock(tree);
-                    guard.settle(child, status);
+                    entered.settle(status, tree.draw);
                     n = child;
-                    first_visit = node.visits == 0;
+                    first_visit = visits == 0;
                     status
                 }
                 Edge::Draw => {
-                    if node.first_child == NONE {
+                    if entered.first_child.load(Acquire) >= OPENING {
                         if !hybrid {
-                            guard.open_chance(child, &self.pos);
-                        } else {
+                            tree.open_chance(child, &self.pos);
+                        } else if tree.claim(child) {
                             // The draw's first visit: judge each kind it
                             // can bring, and back up their mean.
-                            drop(guard);
                             self.judge_outcomes();
-                            guard = lock(tree);
-                            guard.open_judged_chance(child, &self.outcomes);
-                            guard.update(child);
-                            return Leaf::Ended(guard.nodes[child].outcome(guard.draw));
+                            tree.open_judged_chance(child, &self.outcomes);
+                            tree.update(child);
+                            return Leaf::Ended(entered.outcome(tree.draw));
+                        } else {
+                            // Another thread is judging it.
+                            return Leaf::Ended(entered.outcome(tree.draw));
                         }
                     }
                     let pile = self.pos.pile(self.pos.side_to_move());
                     let kind = pile.nth(self.rng.gen_range(0..pile.len()));
                     pending = Some(kind);
-                    let Some(drawn) = guard
+                    let Some(drawn) = tree
                         .children(child)
-                        .find(|&c| guard.nodes[c].edge == Edge::Drawn(kind))
+                        .find(|&c| tree.nodes[c].edge() == Edge::Drawn(kind))
                     else {
-                        // The tree is full: judge the draw as it stands.
-                        return self.leaf(&guard, child, pending);
+                        // The tree is full, or another thread is opening
+                        // the draw: judge it as it stands.
+                        return self.leaf(tree, child, pending);
                     };
-                    let outcome = guard.enter(drawn);
+                    let outcome = &tree.nodes[drawn];
+                    let visits = outcome.enter();
                     self.path.push(drawn);
                     n = drawn;
-                    first_visit = outcome.visits == 0;
-                    if outcome.status == Status::Unknown {
-                        drop(guard);
+                    first_visit = visits == 0;
+                    if outcome.status() == Status::Unknown {
                         let status = match self.pos.ending_after_draw(kind) {
                             Some(end) => Status::Over(end.winner),
                             None => Status::Ongoing,
                         };
-                        guard = lock(tree);
-                        guard.settle(drawn, status);
+                        outcome.settle(status, tree.draw);
                     }
-                    guard.nodes[drawn].status
+                    outcome.status()
                 }
                 // The children of a decision node are all decisions.
-                Edge::Root | Edge::Drawn(_) => return self.leaf(&guard, n, pending),
+                Edge::Root | Edge::Drawn(_) => return self.leaf(tree, n, pending),
             };
             if let Status::Over(winner) = status {
                 return Leaf::Ended(Outcome::of(winner, self.draw));
@@ -714,8 +958,10 @@ impl Tree {
         capacity: usize,
     ) -> Tree {
         let capacity = capacity.max(1 + super::MAX_ROOT_ACTIONS);
+        let mover = root.side_to_move().opposite();
         let mut tree = Tree {
-            nodes: Vec::new(),
+            nodes: Box::new([]),
+            len: AtomicUsize::new(0),
             capacity,
             root: root.clone(),
             pending,
@@ -730,29 +976,30 @@ impl Tree {
             history: history.to_vec(),
         };
         let kept = KEPT_TREE.lock().unwrap_or_else(|p| p.into_inner()).take();
-        let mut nodes = Vec::new();
+        let mut start = Vec::new();
         if let Some(old) = kept {
             if old.searches_as(&tree) {
                 if let Some(n) = old.find(root, pending) {
-                    nodes = old.subtree(n, root.side_to_move().opposite());
+                    start = old.subtree(n, mover);
                 }
             }
-            if nodes.len() > capacity {
-                nodes.clear();
+            // One array is kept from search to search, never freed before
+            // an answer nor faulted in afresh.
+            if old.capacity == capacity {
+                tree.nodes = old.nodes;
             }
-            // The old array, emptied, takes the subtree: one array is
-            // kept from search to search, never freed before an answer.
-            let mut array = old.nodes;
-            array.clear();
-            array.append(&mut nodes);
-            nodes = array;
         }
-        nodes.reserve(capacity.min(1 << 20).saturating_sub(nodes.len()));
-        if nodes.is_empty() {
-            nodes.push(Node::new(Edge::Root, root.side_to_move().opposite()));
+        if tree.nodes.is_empty() {
+            tree.nodes = allocate(capacity);
         }
-        tree.nodes = nodes;
-        if tree.nodes[0].first_child == NONE {
+        if start.len() > tree.nodes.len() || start.is_empty() {
+            start = vec![NodeData::new(Edge::Root, mover)];
+        }
+        for (node, data) in tree.nodes.iter().zip(&start) {
+            node.store(data);
+        }
+        tree.len.store(start.len(), Relaxed);
+        if tree.nodes[0].first_child.load(Relaxed) == NONE && tree.claim(0) {
             let mut actions = Actions::new();
             let mut pos = root.clone();
             actions.find(&mut pos, pending);
@@ -794,17 +1041,17 @@ impl Tree {
         target: &Position,
         pending: Option<Kind>,
     ) -> Option<usize> {
-        let decision = !matches!(self.nodes[n].edge, Edge::Draw);
+        let decision = !matches!(self.nodes[n].edge(), Edge::Draw);
         if turns > 0 && decision && drawn == pending && pos.hash() == target.hash() && pos == target
         {
             return Some(n);
         }
         for c in self.children(n) {
             let child = &self.nodes[c];
-            if child.visits == 0 {
+            if child.visits() == 0 {
                 continue;
             }
-            let found = match child.edge {
+            let found = match child.edge() {
                 Edge::Play(mv) if turns < 2 => {
                     let undo = pos.make(mv);
                     let found = self.find_below(c, pos, None, turns + 1, target, pending);
@@ -824,109 +1071,140 @@ impl Tree {
 
     /// A copy of the subtree under node `n`, `n` first as the root (the
     /// edge into it chosen by `mover`), each node's children together.
-    fn subtree(&self, n: usize, mover: Colour) -> Vec<Node> {
-        let mut nodes = vec![Node {
+    fn subtree(&self, n: usize, mover: Colour) -> Vec<NodeData> {
+        let mut nodes = vec![NodeData {
             edge: Edge::Root,
             mover,
-            ..self.nodes[n].clone()
+            ..self.nodes[n].load()
         }];
         let mut queue = std::collections::VecDeque::from([(0, n)]);
         while let Some((new, old)) = queue.pop_front() {
             let range = self.children(old);
-            if range.is_empty() {
-                continue;
-            }
-            nodes[new].first_child = nodes.len() as u32;
+            nodes[new].first_child = if range.is_empty() {
+                NONE
+            } else {
+                nodes.len() as u32
+            };
             for c in range {
                 queue.push_back((nodes.len(), c));
-                nodes.push(self.nodes[c].clone());
+                nodes.push(self.nodes[c].load());
             }
         }
         nodes
     }
 
-    /// Creates the children of decision node `n`, the actions of a
-    /// position found by [`Actions::find`], unless the tree is full or
-    /// another thread has opened the node meanwhile.
-    fn open(&mut self, n: usize, actions: &Actions) {
-        let count = actions.moves.len() + usize::from(actions.draw);
-        if self.nodes[n].first_child != NONE
-            || count == 0
-            || self.nodes.len() + count > self.capacity
-        {
-            return;
-        }
-        let us = actions.side;
-        let first = self.nodes.len();
-        self.nodes[n].first_child = first as u32;
-        self.nodes[n].children = count as u16;
-        self.nodes.extend(
-            actions
-                .moves
-                .iter()
-                .map(|&mv| Node::new(Edge::Play(mv), us)),
-        );
-        if actions.draw {
-            self.nodes.push(Node::new(Edge::Draw, us));
-        }
-        if actions.values.len() == count {
-            for (i, (&value, &status)) in actions.values.iter().zip(&actions.statuses).enumerate() {
-                self.nodes[first + i].minimax = value;
-                self.settle(first + i, status);
+    /// Claims node `n`, not yet opened, for the calling thread to open:
+    /// false if another thread has claimed or opened it.
+    fn claim(&self, n: usize) -> bool {
+        self.nodes[n]
+            .first_child
+            .compare_exchange(NONE, OPENING, Acquire, Relaxed)
+            .is_ok()
+    }
+
+    /// Takes `count` unused nodes together: the index of the first, or
+    /// `None` when the tree has no room.
+    fn allocate(&self, count: usize) -> Option<usize> {
+        let mut len = self.len.load(Relaxed);
+        loop {
+            if count == 0 || len + count > self.nodes.len() {
+                return None;
+            }
+            match self
+                .len
+                .compare_exchange_weak(len, len + count, Relaxed, Relaxed)
+            {
+                Ok(_) => return Some(len),
+                Err(now) => len = now,
             }
         }
     }
 
-    /// Records the status of node `n`, proving a finished game.
-    fn settle(&mut self, n: usize, status: Status) {
-        let draw = self.draw;
-        self.nodes[n].settle(status, draw);
+    /// Makes the `count` nodes from `first`, written by the thread that
+    /// claimed node `n`, its children, for every thread to see.
+    fn publish(&self, n: usize, first: usize, count: usize) {
+        let node = &self.nodes[n];
+        node.children.store(count as u16, Relaxed);
+        node.first_child.store(first as u32, Release);
+    }
+
+    /// Creates the children of decision node `n`, claimed by the caller,
+    /// the actions of a position found by [`Actions::find`]. Without room
+    /// for them (or without actions) the node is left unopened. Returns
+    /// true when the children were created.
+    fn open(&self, n: usize, actions: &Actions) -> bool {
+        let count = actions.moves.len() + usize::from(actions.draw);
+        let Some(first) = self.allocate(count) else {
+            self.nodes[n].first_child.store(NONE, Release);
+            return false;
+        };
+        let us = actions.side;
+        let edges = actions
+            .moves
+            .iter()
+            .map(|&mv| Edge::Play(mv))
+            .chain(actions.draw.then_some(Edge::Draw));
+        for (i, edge) in edges.enumerate() {
+            self.nodes[first + i].store(&NodeData::new(edge, us));
+        }
+        if actions.values.len() == count {
+            for (i, (&value, &status)) in actions.values.iter().zip(&actions.statuses).enumerate() {
+                let child = &self.nodes[first + i];
+                child.set_minimax(value);
+                child.settle(status, self.draw);
+            }
+        }
+        self.publish(n, first, count);
+        true
     }
 
     /// True when no node can be added.
     fn is_full(&self) -> bool {
-        self.nodes.len() >= self.capacity
+        self.len.load(Relaxed) >= self.nodes.len()
     }
 
     /// Creates the chance children of draw node `n`: one per kind in the
-    /// pile of the side to move.
-    fn open_chance(&mut self, n: usize, pos: &Position) {
+    /// pile of the side to move, unless the tree is full or another thread
+    /// is opening the node.
+    fn open_chance(&self, n: usize, pos: &Position) {
         let us = pos.side_to_move();
         let pile = pos.pile(us);
-        let kinds: Vec<Kind> = pile.kinds().collect();
-        if self.nodes.len() + kinds.len() > self.capacity {
+        if !self.claim(n) {
             return;
         }
-        self.nodes[n].first_child = self.nodes.len() as u32;
-        self.nodes[n].children = kinds.len() as u16;
-        self.nodes.extend(kinds.into_iter().map(|k| Node {
-            weight: pile.count(k),
-            ..Node::new(Edge::Drawn(k), us)
-        }));
+        let count = pile.kinds().count();
+        let Some(first) = self.allocate(count) else {
+            self.nodes[n].first_child.store(NONE, Release);
+            return;
+        };
+        for (i, kind) in pile.kinds().enumerate() {
+            self.nodes[first + i].store(&NodeData {
+                weight: pile.count(kind),
+                ..NodeData::new(Edge::Drawn(kind), us)
+            });
+        }
+        self.publish(n, first, count);
     }
 
-    /// Creates the chance children of draw node `n` from the judged
-    /// `outcomes` of the draw, unless the tree is full or another thread
-    /// has opened the node meanwhile.
-    fn open_judged_chance(&mut self, n: usize, outcomes: &[Outcomes]) {
-        if self.nodes[n].first_child != NONE
-            || outcomes.is_empty()
-            || self.nodes.len() + outcomes.len() > self.capacity
-        {
+    /// Creates the chance children of draw node `n`, claimed by the
+    /// caller, from the judged `outcomes` of the draw, unless the tree is
+    /// full.
+    fn open_judged_chance(&self, n: usize, outcomes: &[Outcomes]) {
+        let Some(first) = self.allocate(outcomes.len()) else {
+            self.nodes[n].first_child.store(NONE, Release);
             return;
-        }
-        let us = self.nodes[n].mover;
-        self.nodes[n].first_child = self.nodes.len() as u32;
-        self.nodes[n].children = outcomes.len() as u16;
-        for &(kind, weight, value, status) in outcomes {
-            let mut node = Node {
+        };
+        let us = self.nodes[n].mover();
+        for (i, &(kind, weight, value, status)) in outcomes.iter().enumerate() {
+            let node = &self.nodes[first + i];
+            node.store(&NodeData {
                 weight,
                 minimax: value,
-                ..Node::new(Edge::Drawn(kind), us)
-            };
+                ..NodeData::new(Edge::Drawn(kind), us)
+            });
             node.settle(status, self.draw);
-            self.nodes.push(node);
         }
+        self.publish(n, first, outcomes.len());
     }
 
     /// Recomputes the minimax value and the proof of node `n` from its
@@ -936,59 +1214,62 @@ impl Tree {
     /// the children: after a draw the drawer places, so the same side),
     /// won when one child is won, otherwise proven only when every child
     /// is. Returns true when the value or the proof changed.
-    fn update(&mut self, n: usize) -> bool {
+    ///
+    /// Threads may update a node at once, and one may write a value
+    /// computed from children another has since changed; the next
+    /// iteration through the node mends it.
+    fn update(&self, n: usize) -> bool {
         let range = self.children(n);
         if range.is_empty() {
             return false;
         }
-        let before = (self.nodes[n].minimax, self.nodes[n].proof);
-        let mover = self.nodes[n].mover;
-        if self.nodes[n].edge == Edge::Draw {
+        let node = &self.nodes[n];
+        let before = (node.minimax(), node.proof());
+        let mover = node.mover();
+        let (value, proof) = if node.edge() == Edge::Draw {
             let (mut sum, mut total) = (0.0f32, 0.0f32);
-            let mut proof = Some(self.nodes[range.start].proof);
+            let mut proof = Some(self.nodes[range.start].proof());
             for c in range {
                 let child = &self.nodes[c];
-                let w = child.weight.max(1) as f32;
-                sum += w * child.minimax;
+                let w = child.weight().max(1) as f32;
+                sum += w * child.minimax();
                 total += w;
-                if proof != Some(child.proof) {
+                if proof != Some(child.proof()) {
                     proof = None;
                 }
             }
-            let node = &mut self.nodes[n];
-            node.minimax = sum / total;
-            node.proof = proof.unwrap_or(Proof::Unknown);
-            return (node.minimax, node.proof) != before;
-        }
-        let chooser = self.nodes[range.start].mover;
-        let mut best = f32::NEG_INFINITY;
-        let mut won = false;
-        let mut all_proven = true;
-        let mut best_proof = Proof::Loss;
-        for c in range {
-            let child = &self.nodes[c];
-            best = best.max(child.minimax);
-            match child.proof {
-                Proof::Win => won = true,
-                Proof::Unknown => all_proven = false,
-                p => best_proof = best_proof.max(p),
-            }
-        }
-        let mut proof = if won {
-            Proof::Win
-        } else if all_proven {
-            best_proof
+            (sum / total, proof.unwrap_or(Proof::Unknown))
         } else {
-            Proof::Unknown
+            let chooser = self.nodes[range.start].mover();
+            let mut best = f32::NEG_INFINITY;
+            let mut won = false;
+            let mut all_proven = true;
+            let mut best_proof = Proof::Loss;
+            for c in range {
+                let child = &self.nodes[c];
+                best = best.max(child.minimax());
+                match child.proof() {
+                    Proof::Win => won = true,
+                    Proof::Unknown => all_proven = false,
+                    p => best_proof = best_proof.max(p),
+                }
+            }
+            let proof = if won {
+                Proof::Win
+            } else if all_proven {
+                best_proof
+            } else {
+                Proof::Unknown
+            };
+            if chooser != mover {
+                (1.0 - best, proof.flip())
+            } else {
+                (best, proof)
+            }
         };
-        if chooser != mover {
-            best = 1.0 - best;
-            proof = proof.flip();
-        }
-        let node = &mut self.nodes[n];
-        node.minimax = best;
-        node.proof = proof;
-        (best, proof) != before
+        node.set_minimax(value);
+        node.proof.store(proof as u8, Relaxed);
+        (value, proof) != before
     }
 
     /// The child of decision node `n` to descend into in the hybrid
@@ -998,25 +1279,23 @@ impl Tree {
     /// the children are tried in the order of their values (first-play
     /// urgency); a child proven lost is never chosen while another is
     /// not.
-    fn select_by_value(&mut self, n: usize) -> usize {
+    fn select_by_value(&self, n: usize) -> usize {
         let range = self.children(n);
-        for c in range.clone() {
-            self.nodes[c].avail += 1;
-        }
-        let avail = self.nodes[range.start].avail;
+        let avail = self.nodes[n].selections.fetch_add(1, Relaxed) + 1;
         let log_avail = (avail as f64).ln();
         let (c, mix) = (self.exploration, self.mix);
         let mut best = (range.start, f64::NEG_INFINITY);
         for i in range {
             let node = &self.nodes[i];
-            let score = if node.proof == Proof::Loss {
+            let score = if node.proof() == Proof::Loss {
                 -1.0
             } else {
-                let minimax = node.minimax as f64;
-                let (mean, visits) = if node.visits == 0 {
+                let minimax = node.minimax() as f64;
+                let visits = node.visits();
+                let (mean, visits) = if visits == 0 {
                     (minimax, 1.0)
                 } else {
-                    (node.mean(), node.visits as f64)
+                    (node.mean(), visits as f64)
                 };
                 (1.0 - mix) * mean + mix * minimax + c * (log_avail / visits).sqrt()
             };
@@ -1027,27 +1306,30 @@ impl Tree {
         best.0
     }
 
+    /// The children of node `n`: none while it is not opened.
     fn children(&self, n: usize) -> std::ops::Range<usize> {
         let node = &self.nodes[n];
-        if node.first_child == NONE {
+        let first = node.first_child.load(Acquire);
+        if first >= OPENING {
             return 0..0;
         }
-        let first = node.first_child as usize;
-        first..first + node.children as usize
+        let first = first as usize;
+        first..first + node.children.load(Relaxed) as usize
     }
 
     /// The child of decision node `n` to descend into: an unvisited one
     /// at random, else the best by UCB1 with availability counts.
-    fn select(&mut self, n: usize, rng: &mut ChaCha8Rng) -> usize {
+    fn select(&self, n: usize, rng: &mut ChaCha8Rng) -> usize {
         let range = self.children(n);
-        for c in range.clone() {
-            self.nodes[c].avail += 1;
-        }
-        let unvisited = range.clone().filter(|&c| self.nodes[c].visits == 0).count();
+        let avail = self.nodes[n].selections.fetch_add(1, Relaxed) + 1;
+        let unvisited = range
+            .clone()
+            .filter(|&c| self.nodes[c].visits() == 0)
+            .count();
         if unvisited > 0 {
             let mut k = rng.gen_range(0..unvisited);
             for c in range.clone() {
-                if self.nodes[c].visits == 0 {
+                if self.nodes[c].visits() == 0 {
                     if k == 0 {
                         return c;
                     }
@@ -1055,16 +1337,12 @@ impl Tree {
                 }
             }
         }
-        // Siblings are created together and all counted at each visit of
-        // the parent: they share one availability count.
-        let avail = self.nodes[range.start].avail;
         let log_avail = (avail as f64).ln();
         let c = self.exploration;
         let mut best = (range.start, f64::NEG_INFINITY);
         for i in range {
             let node = &self.nodes[i];
-            debug_assert_eq!(node.avail, avail);
-            let score = node.mean() + c * (log_avail / node.visits as f64).sqrt();
+            let score = node.mean() + c * (log_avail / node.visits() as f64).sqrt();
             if score > best.1 {
                 best = (i, score);
             }
@@ -1072,22 +1350,13 @@ impl Tree {
         best.0
     }
 
-    /// Counts a visit to node `n` and returns the node as it was before.
-    fn enter(&mut self, n: usize) -> Node {
-        let node = self.nodes[n].clone();
-        self.nodes[n].visits += 1;
-        node
-    }
-
     /// Adds `outcome` to the nodes of `path`, whose visits the descent
     /// has already counted, and in the hybrid search backs their minimax
     /// values and proofs up from the leaf. Returns true when the root's
     /// result is proven.
-    fn back_up(&mut self, path: &[usize], outcome: Outcome) -> bool {
+    fn back_up(&self, path: &[usize], outcome: Outcome) -> bool {
         for &i in path {
-            let node = &mut self.nodes[i];
-            node.value += outcome.for_side(node.mover);
-            node.draws += outcome.draw;
+            self.nodes[i].add(outcome);
         }
         if self.hybrid {
             // A node's value and proof follow from its children's alone:
@@ -1099,13 +1368,13 @@ impl Tree {
                 }
             }
         }
-        self.nodes[0].proof != Proof::Unknown
+        self.nodes[0].proof() != Proof::Unknown
     }
 
     /// How a root child ranks before its visits count: a proven win for
     /// the side to move first, a proven loss last.
     fn rank(&self, c: usize) -> u8 {
-        match self.nodes[c].proof {
+        match self.nodes[c].proof() {
             Proof::Win => 2,
             Proof::Loss => 0,
             _ => 1,
@@ -1116,7 +1385,7 @@ impl Tree {
     fn top_two(&self) -> (u64, u64) {
         let mut top = (0, 0);
         for c in self.children(0) {
-            let v = self.nodes[c].visits as u64;
+            let v = self.nodes[c].visits() as u64;
             if v > top.0 {
                 top = (v, top.0);
             } else if v > top.1 {
@@ -1130,7 +1399,7 @@ impl Tree {
     fn root_stats(&self) -> Vec<ActionStats> {
         self.children(0)
             .filter_map(|c| {
-                let node = &self.nodes[c];
+                let node = self.nodes[c].load();
                 let visits = node.visits as f64;
                 let draw = self.draw.for_side(node.mover) as f64;
                 let wins = node.value - draw * node.draws;
@@ -1154,10 +1423,10 @@ impl Tree {
         loop {
             let best = self
                 .children(n)
-                .filter(|&c| self.nodes[c].visits > 0)
-                .max_by_key(|&c| self.nodes[c].visits);
+                .filter(|&c| self.nodes[c].visits() > 0)
+                .max_by_key(|&c| self.nodes[c].visits());
             let Some(c) = best else { break };
-            pv.extend(self.nodes[c].edge.action());
+            pv.extend(self.nodes[c].edge().action());
             n = c;
             if pv.len() >= 16 {
                 break;
@@ -1168,16 +1437,31 @@ impl Tree {
 
     /// Nodes in use.
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.len.load(Relaxed)
     }
 
     /// True for a tree of the root alone.
     pub fn is_empty(&self) -> bool {
-        self.nodes.len() <= 1
+        self.len() <= 1
     }
 }
 
-/// The choices at a decision node, found outside the tree's lock.
+/// Room for `capacity` nodes, zeroed so that the memory is faulted in
+/// only as the tree grows; half as much, and so on, when the system will
+/// not give that much.
+fn allocate(capacity: usize) -> Box<[Node]> {
+    let mut size = capacity;
+    loop {
+        match bytemuck::allocation::try_zeroed_slice_box(size) {
+            Ok(nodes) => return nodes,
+            Err(()) if size > 1 + super::MAX_ROOT_ACTIONS => size /= 2,
+            // Out of memory for even the root's children.
+            Err(()) => return bytemuck::allocation::zeroed_slice_box(size),
+        }
+    }
+}
+
+/// The choices at a decision node.
 struct Actions {
     side: Colour,
     moves: MoveList,
@@ -1253,7 +1537,7 @@ impl Actions {
 
 /// What the threads share: the tree, the claim counter and the flags.
 struct Shared<'a> {
-    tree: Mutex<Tree>,
+    tree: Tree,
     next: AtomicU64,
     limit: u64,
     done: AtomicBool,
@@ -1264,10 +1548,6 @@ struct Shared<'a> {
 impl Shared<'_> {
     fn should_stop(&self) -> bool {
         self.done.load(Ordering::Relaxed) || self.stop.load(Ordering::Relaxed)
-    }
-
-    fn tree(&self) -> MutexGuard<'_, Tree> {
-        lock(&self.tree)
     }
 }
 
@@ -1301,19 +1581,12 @@ fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
     Some(pool)
 }
 
-/// Locks the tree. A worker that panicked left it consistent between
-/// edges: go on with it.
-fn lock(tree: &Mutex<Tree>) -> MutexGuard<'_, Tree> {
-    tree.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
 /// How often, in iterations, worker 0 asks whether the best action can
 /// still change.
 const CHECK_EVERY: u64 = 16;
 
-/// Runs iterations on the shared tree until the search ends: the descent
-/// and the back-up under the tree's lock, the playout outside it. Worker
-/// 0 keeps the clock and reports.
+/// Runs iterations on the shared tree until the search ends. Worker 0
+/// keeps the clock and reports.
 fn work(
     walker: &mut Walker,
     worker: usize,
@@ -1337,7 +1610,7 @@ fn work(
         }
         if clock.is_past_hard_limit()
             || ((i + 1).is_multiple_of(CHECK_EVERY) && {
-                let (best, second) = shared.tree().top_two();
+                let (best, second) = shared.tree.top_two();
                 clock.is_up(best, second, i + 1)
             })
         {
@@ -1359,7 +1632,7 @@ fn work(
 /// order of the root's actions so that the answer is reproducible.
 fn snapshot(shared: &Shared, clock: &Clock) -> Report {
     let (mut actions, ranks) = {
-        let tree = shared.tree();
+        let tree = &shared.tree;
         let ranks: Vec<u8> = tree.children(0).map(|c| tree.rank(c)).collect();
         (tree.root_stats(), ranks)
     };
@@ -1402,7 +1675,7 @@ pub fn search(
         .collect();
     let single = tree.children(0).len() <= 1;
     let shared = Shared {
-        tree: Mutex::new(tree),
+        tree,
         next: AtomicU64::new(0),
         limit: limits.nodes.unwrap_or(u64::MAX),
         done: AtomicBool::new(false),
@@ -1429,8 +1702,7 @@ pub fn search(
     }
     let last = snapshot(&shared, &clock);
     report(&last);
-    let tree = shared.tree.into_inner().unwrap_or_else(|p| p.into_inner());
-    *KEPT_TREE.lock().unwrap_or_else(|p| p.into_inner()) = Some(tree);
+    *KEPT_TREE.lock().unwrap_or_else(|p| p.into_inner()) = Some(shared.tree);
     last.actions.first().map(|s| s.action)
 }
 
@@ -1460,11 +1732,10 @@ mod tests {
     /// `tree`.
     fn run(tree: Tree, seed: u64, iterations: usize) -> Tree {
         let mut walker = Walker::new(&tree, &params(), seed);
-        let tree = Mutex::new(tree);
         for _ in 0..iterations {
             walker.iterate(&tree);
         }
-        tree.into_inner().unwrap()
+        tree
     }
 
     #[test]
@@ -1481,7 +1752,80 @@ mod tests {
         );
         let visits: u64 = tree.root_stats().iter().map(|s| s.visits).sum();
         assert_eq!(visits, 5000);
-        assert_eq!(tree.nodes[0].visits, 5000);
+        assert_eq!(tree.nodes[0].load().visits, 5000);
+    }
+
+    #[test]
+    fn an_identity_survives_its_packing() {
+        let far = Square::new(-1_000_000_000, 999_999_999);
+        let edges = [
+            Edge::Root,
+            Edge::Draw,
+            Edge::Drawn(Kind::Knight),
+            Edge::Play(Move::Place {
+                piece: Piece::new(Colour::Black, Kind::Queen),
+                to: far,
+            }),
+            Edge::Play(Move::Step {
+                from: far,
+                to: Square::new(7, -3),
+            }),
+        ];
+        for edge in edges {
+            for (mover, weight) in [(Colour::White, 0), (Colour::Black, 255)] {
+                let node: Node = bytemuck::Zeroable::zeroed();
+                let data = NodeData {
+                    weight,
+                    visits: 9,
+                    value: 2.5,
+                    status: Status::Over(Some(Colour::Black)),
+                    proof: Proof::Draw,
+                    ..NodeData::new(edge, mover)
+                };
+                node.store(&data);
+                assert_eq!(node.load(), data);
+                assert_eq!(node.edge(), edge);
+            }
+        }
+    }
+
+    #[test]
+    fn threads_share_one_tree_without_losing_a_visit_or_a_node() {
+        let pos: Position = "Q0,0/n1,1 w KRRBBNNPPPPPPPP/kqrrbbnpppppppp 0 2"
+            .parse()
+            .unwrap();
+        for p in [params(), hybrid()] {
+            let tree = Tree::new(&pos, None, &[], &p, 20_000);
+            std::thread::scope(|scope| {
+                for seed in 0..4 {
+                    let mut walker = Walker::new(&tree, &p, seed);
+                    let tree = &tree;
+                    scope.spawn(move || {
+                        for _ in 0..3000 {
+                            walker.iterate(tree);
+                        }
+                    });
+                }
+            });
+            let root = tree.nodes[0].load();
+            assert_eq!(root.visits, 12_000);
+            let children: u32 = tree.children(0).map(|c| tree.nodes[c].visits()).sum();
+            assert_eq!(children, 12_000);
+            // Every node in use hangs from the root, once; none is left
+            // claimed.
+            let mut reached = 1;
+            let mut stack = vec![0];
+            while let Some(n) = stack.pop() {
+                let node = tree.nodes[n].load();
+                assert!(node.first_child != OPENING, "node {n} left claimed");
+                let below: u32 = tree.children(n).map(|c| tree.nodes[c].visits()).sum();
+                assert!(below <= node.visits, "node {n}: {below} below {node:?}");
+                reached += tree.children(n).len();
+                stack.extend(tree.children(n));
+            }
+            assert_eq!(reached, tree.len());
+            assert!(tree.len() > 1000, "{}", tree.len());
+        }
     }
 
     #[test]
@@ -1525,18 +1869,18 @@ mod tests {
         let tree = run(Tree::new(&pos, None, &[], &params(), 100_000), 3, 4000);
         let draw = tree
             .children(0)
-            .find(|&c| tree.nodes[c].edge == Edge::Draw)
+            .find(|&c| tree.nodes[c].load().edge == Edge::Draw)
             .expect("draw is an action");
         let kinds: Vec<(Edge, u32)> = tree
             .children(draw)
-            .map(|c| (tree.nodes[c].edge, tree.nodes[c].visits))
+            .map(|c| (tree.nodes[c].load().edge, tree.nodes[c].load().visits))
             .collect();
         assert_eq!(kinds.len(), 2);
         let rooks = kinds[0].1 as f64;
-        let total = tree.nodes[draw].visits as f64;
+        let total = tree.nodes[draw].load().visits as f64;
         assert_eq!(kinds[0].0, Edge::Drawn(Kind::Rook));
         assert_eq!(kinds[1].0, Edge::Drawn(Kind::Pawn));
-        assert_eq!(kinds[0].1 + kinds[1].1, tree.nodes[draw].visits);
+        assert_eq!(kinds[0].1 + kinds[1].1, tree.nodes[draw].load().visits);
         // Within five standard deviations of a fifth.
         let sd = (total * 0.2 * 0.8).sqrt();
         assert!((rooks - 0.2 * total).abs() < 5.0 * sd, "{kinds:?}");
@@ -1555,13 +1899,12 @@ mod tests {
         let p = hybrid();
         let tree = Tree::new(pos, pending, &[], &p, 200_000);
         let mut walker = Walker::new(&tree, &p, 1);
-        let tree = Mutex::new(tree);
         for _ in 0..iterations {
             if walker.iterate(&tree) {
                 break;
             }
         }
-        tree.into_inner().unwrap()
+        tree
     }
 
     /// A middle-game position with a single mating move among many
@@ -1580,13 +1923,13 @@ mod tests {
         let tree = run_hybrid(&pos, None, 0);
         let mate = tree
             .children(0)
-            .find(|&c| tree.nodes[c].edge == Edge::Play(mv))
+            .find(|&c| tree.nodes[c].load().edge == Edge::Play(mv))
             .unwrap();
-        assert_eq!(tree.nodes[mate].proof, Proof::Win);
-        assert_eq!(tree.nodes[mate].minimax, 1.0);
+        assert_eq!(tree.nodes[mate].load().proof, Proof::Win);
+        assert_eq!(tree.nodes[mate].load().minimax, 1.0);
         // The root's mover is the side that does not move there.
-        assert_eq!(tree.nodes[0].proof, Proof::Loss);
-        assert_eq!(tree.nodes[0].minimax, 0.0);
+        assert_eq!(tree.nodes[0].load().proof, Proof::Loss);
+        assert_eq!(tree.nodes[0].load().minimax, 0.0);
         // The search stops at once and plays the mate.
         let stop = AtomicBool::new(false);
         let limits = Limits {
@@ -1610,12 +1953,12 @@ mod tests {
         let tree = run_hybrid(&pos, None, 400);
         let mut checked = 0;
         for n in 0..tree.len() {
-            let node = &tree.nodes[n];
+            let node = tree.nodes[n].load();
             let range = tree.children(n);
             if range.is_empty() || node.proof != Proof::Unknown {
                 continue;
             }
-            let kids = || range.clone().map(|c| &tree.nodes[c]);
+            let kids = || range.clone().map(|c| tree.nodes[c].load());
             let expect = if node.edge == Edge::Draw {
                 let total: f32 = kids().map(|k| k.weight as f32).sum();
                 if tree.children(0).contains(&n) {
@@ -1624,7 +1967,7 @@ mod tests {
                 kids().map(|k| k.weight as f32 * k.minimax).sum::<f32>() / total
             } else {
                 let best = kids().map(|k| k.minimax).fold(f32::MIN, f32::max);
-                let chooser = tree.nodes[range.start].mover;
+                let chooser = tree.nodes[range.start].load().mover;
                 // After a draw the drawer places: the same side chooses.
                 if let Edge::Drawn(_) = node.edge {
                     assert_eq!(chooser, node.mover);
@@ -1640,9 +1983,8 @@ mod tests {
         }
         assert!(checked > 100, "{checked}");
         // Some draws were opened, and some of their kinds.
-        assert!(tree
-            .nodes
-            .iter()
+        assert!((0..tree.len())
+            .map(|n| tree.nodes[n].load())
             .any(|n| matches!(n.edge, Edge::Drawn(_)) && n.first_child != NONE));
     }
 
@@ -1655,16 +1997,16 @@ mod tests {
         let tree = run_hybrid(&pos, None, 50);
         let draw = tree
             .children(0)
-            .find(|&c| tree.nodes[c].edge == Edge::Draw)
+            .find(|&c| tree.nodes[c].load().edge == Edge::Draw)
             .unwrap();
-        assert_eq!(tree.nodes[draw].proof, Proof::Loss);
+        assert_eq!(tree.nodes[draw].load().proof, Proof::Loss);
         let knight = tree.children(draw).next().unwrap();
-        assert_eq!(tree.nodes[knight].edge, Edge::Drawn(Kind::Knight));
-        assert_eq!(tree.nodes[knight].proof, Proof::Loss);
+        assert_eq!(tree.nodes[knight].load().edge, Edge::Drawn(Kind::Knight));
+        assert_eq!(tree.nodes[knight].load().proof, Proof::Loss);
         // The draw is never chosen again while a move is not lost.
         let others = tree.children(0).filter(|&c| c != draw).count();
-        if others > 0 && tree.nodes[0].proof == Proof::Unknown {
-            assert!(tree.nodes[draw].visits <= 1);
+        if others > 0 && tree.nodes[0].load().proof == Proof::Unknown {
+            assert!(tree.nodes[draw].load().visits <= 1);
         }
     }
 
