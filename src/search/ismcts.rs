@@ -1355,7 +1355,9 @@ impl Tree {
     /// values and proofs up from the leaf. Returns true when the root's
     /// result is proven.
     fn back_up(&self, path: &[usize], outcome: Outcome) -> bool {
-        for &i in path {
+        // The root's own sum is never read, and every thread would write
+        // it: it is left out.
+        for &i in &path[1..] {
             self.nodes[i].add(outcome);
         }
         if self.hybrid {
