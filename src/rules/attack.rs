@@ -238,7 +238,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::playout::{random_turn, Turn};
+    use crate::rules::{Sampler, Turn};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -252,7 +252,7 @@ mod tests {
         for _ in 0..20 {
             let mut pos = Position::startpos();
             for _ in 0..120 {
-                let Turn::Play(mv) = random_turn(&mut pos, &mut rng) else {
+                let Turn::Play(mv) = Sampler::new().uniform_turn(&mut pos, &mut rng) else {
                     break;
                 };
                 pos.make(mv);

@@ -380,7 +380,7 @@ impl Position {
 mod tests {
     use super::*;
     use crate::rules::position::Slots;
-    use crate::search::playout::{random_turn, Turn};
+    use crate::rules::{Sampler, Turn};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -494,7 +494,7 @@ mod tests {
         for _ in 0..30 {
             let mut pos = Position::startpos();
             for _ in 0..150 {
-                let Turn::Play(mv) = random_turn(&mut pos, &mut rng) else {
+                let Turn::Play(mv) = Sampler::new().uniform_turn(&mut pos, &mut rng) else {
                     break;
                 };
                 pos.make(mv);

@@ -7,15 +7,17 @@
 //! `attack` (attacks and check); `connectivity` (the connection rule:
 //! rings and the tile graph); `movegen` (candidates and move lists;
 //! `movegen/legality` settles candidates, `movegen/sampling` numbers them
-//! for random playouts); `hash`; `notation`; `game` (endings); `perft`.
+//! and `movegen/random` picks random turns with them: [`Sampler`], the one
+//! way a playout samples the rules); `hash`; `notation`; `game`
+//! (endings); `perft`.
 //!
 //! Words used in the code with a meaning of their own here:
 //! - **tile slot**, or *slot* in `position`, `attack` and `connectivity`:
 //!   the index (0–15 White, 16–31 Black) of a tile in `Position`'s arrays.
 //!   A set of tiles is a `u32` of slot bits, iterated by `Slots`.
-//! - **step slot**, *slot* in [`StepSlots`] and the playouts: the number
-//!   of one square a tile might step to; a playout picks step slots
-//!   uniformly and tests only the pick.
+//! - **step slot**, *slot* in `StepSlots` and `movegen/random`: the
+//!   number of one square a tile might step to; a random turn picks step
+//!   slots uniformly and tests only the pick.
 //! - **torus, cell**: the table is stored on 64 × 64 cells, square `x,y`
 //!   in cell `(x mod 64, y mod 64)`; exact near the group (see `position`).
 //! - **line**: one of the eight directions from a square (`Line`), along
@@ -29,7 +31,7 @@
 //!   all sixteen at once.
 //! - **candidate**: a move that satisfies everything but the connection
 //!   rule and check; legality is settled per candidate.
-//! - **screen** ([`Screen`]): what a position's candidates need before
+//! - **screen** (`Screen`): what a position's candidates need before
 //!   they are known legal (which movers hold the table together, what
 //!   threatens the king), worked out lazily once per position.
 //! - **shield**: a tile of the side to move alone between its king and an
@@ -42,7 +44,7 @@
 //!   tile may be placed.
 //! - **race**: two floods of the tile graph run by turns from two seeds;
 //!   the first to run out is a whole part, found without the other.
-//! - **struck** (in `search::playout`): the step slots a playout turn has
+//! - **struck** (in `movegen/random`): the step slots a random turn has
 //!   tried and found to hold no legal move.
 
 mod attack;
@@ -59,7 +61,7 @@ mod position;
 mod square;
 
 pub use game::{kind_name, Ending, Game, GameEnd};
-pub use movegen::{FrontierRows, MoveList, Screen, StepSlots, MAX_MOVES, SLOT_LIMIT};
+pub use movegen::{MoveList, Sampler, Turn, MAX_MOVES};
 pub use moves::Move;
 pub use notation::{clip, MoveToken, NotationError, MAX_COUNTER, STARTPOS};
 pub use perft::{divide, perft};

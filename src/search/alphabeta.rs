@@ -659,20 +659,7 @@ impl<'a> Searcher<'a> {
                 });
             }
         } else {
-            // Only captures are wanted: test the legality of those alone.
-            let mut screen = self.pos.sampling_screen();
-            self.pos.generate_step_candidates(&screen, &mut list);
-            let mut kept = 0;
-            for i in 0..list.len() {
-                let mv = list[i];
-                let Move::Step { to, .. } = mv else { continue };
-                let takes = self.pos.tile_at(to).is_some_and(|t| t.piece.colour != us);
-                if takes && self.pos.candidate_is_legal(mv, &mut screen) {
-                    list[kept] = mv;
-                    kept += 1;
-                }
-            }
-            list.truncate(kept);
+            self.pos.generate_captures(&mut list);
         }
         let mut best = -INFINITY;
         if in_check {

@@ -32,7 +32,7 @@ use arrayvec::ArrayVec;
 /// once per position, and each part only when a candidate first needs it,
 /// it settles nearly every candidate without trying it on the table.
 #[derive(Clone, Debug)]
-pub struct Screen {
+pub(super) struct Screen {
     pub(super) reach: Reach,
     /// The slot of the side to move's king, or `NO_SLOT` while it is in
     /// the pile.
@@ -146,10 +146,10 @@ impl Attacker {
 
 impl Position {
     /// The [`Screen`] for trying candidates a few at a time, as random
-    /// playouts do: with [`Position::step_slots`] and
-    /// [`Position::slot_candidate`], or after
+    /// playouts do: with [`Position::number_step_slots`] and
+    /// [`Position::slot_move`], or after
     /// [`Position::generate_step_candidates`].
-    pub fn sampling_screen(&self) -> Screen {
+    pub(super) fn sampling_screen(&self) -> Screen {
         let mut screen = self.screen();
         screen.sampling = true;
         screen
@@ -158,7 +158,7 @@ impl Position {
     /// True when `mv`, a candidate of this position under `screen` (a step
     /// from [`Position::generate_step_candidates`], or a placement of a
     /// tile of the pile on a square touching the table), is legal.
-    pub fn candidate_is_legal(&mut self, mv: Move, screen: &mut Screen) -> bool {
+    pub(super) fn candidate_is_legal(&mut self, mv: Move, screen: &mut Screen) -> bool {
         match mv {
             Move::Step { from, to } => {
                 let slot = self.cell_slot(from) as usize;
@@ -305,7 +305,7 @@ impl Position {
 
     /// Computes the [`Screen`] of the side to move: the cheap parts now,
     /// the rest when a candidate needs them.
-    pub fn screen(&self) -> Screen {
+    pub(super) fn screen(&self) -> Screen {
         Screen {
             reach: self.reach(),
             king: self.king_slot(self.side_to_move()),

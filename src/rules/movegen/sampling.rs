@@ -23,7 +23,7 @@ use crate::rules::square::Square;
 /// `tiles` and `steps` have an entry per slot, the other arrays one per
 /// tile.
 #[derive(Clone, Debug)]
-pub struct StepSlots {
+pub(super) struct StepSlots {
     /// The number of each tile's first slot; `i16::MAX` past the last
     /// tile (a side has fewer than [`SLOT_LIMIT`] slots).
     starts: [i16; 16],
@@ -48,7 +48,7 @@ pub struct StepSlots {
 
 impl StepSlots {
     /// No slots: the numbering before any tile is numbered.
-    pub const EMPTY: StepSlots = StepSlots {
+    pub(super) const EMPTY: StepSlots = StepSlots {
         starts: [i16::MAX; 16],
         tiles: [0; TILE_TABLE],
         steps: [[0; 2]; TILE_TABLE],
@@ -57,21 +57,16 @@ impl StepSlots {
     };
 
     /// How many slots there are.
-    pub fn len(&self) -> u32 {
+    pub(super) fn len(&self) -> u32 {
         self.total
-    }
-
-    /// True when there are no slots: no tile of the side can move.
-    pub fn is_empty(&self) -> bool {
-        self.total == 0
     }
 }
 
 impl Position {
     /// Numbers the slots of the side to move's tiles (see [`StepSlots`])
     /// within `screen`'s reach.
-    #[inline]
-    pub fn step_slots(&self, screen: &Screen) -> StepSlots {
+    #[cfg(test)]
+    pub(super) fn step_slots(&self, screen: &Screen) -> StepSlots {
         let mut numbering = StepSlots::EMPTY;
         self.number_step_slots(screen, &mut numbering);
         numbering
@@ -84,7 +79,7 @@ impl Position {
     /// returned by value is copied by wide loads of fields just written
     /// narrow, which wait for the stores before the first pick.
     #[inline]
-    pub fn number_step_slots(&self, screen: &Screen, numbering: &mut StepSlots) {
+    pub(super) fn number_step_slots(&self, screen: &Screen, numbering: &mut StepSlots) {
         let reach = screen.reach;
         numbering.starts = [i16::MAX; 16];
         numbering.total = 0;
@@ -212,7 +207,13 @@ impl Position {
     /// The candidate in slot `index` (below `slots.len()`) of the
     /// numbering `slots` made with `screen`, or `None` when the slot holds
     /// no candidate.
-    pub fn slot_candidate(&self, slots: &StepSlots, screen: &Screen, index: u32) -> Option<Move> {
+    #[cfg(test)]
+    pub(super) fn slot_candidate(
+        &self,
+        slots: &StepSlots,
+        screen: &Screen,
+        index: u32,
+    ) -> Option<Move> {
         self.slot_step(slots, screen, index)
             .map(|(_, from, to, _)| Move::Step { from, to })
     }
@@ -225,7 +226,7 @@ impl Position {
     /// Always inlined into the pick loop, which it dominates: as a call,
     /// saving and restoring its many registers would cost more than it.
     #[inline(always)]
-    pub fn slot_move(
+    pub(super) fn slot_move(
         &mut self,
         slots: &StepSlots,
         screen: &mut Screen,
@@ -278,7 +279,7 @@ impl Position {
 /// within 32 squares, so a queen has at most 256 slots, a rook or bishop
 /// 128, a king or knight 8 and a pawn 5, and 16 tiles fewer than 900.
 /// [`StepSlots`] keeps the tiles and steps of the slots below it only.
-pub const SLOT_LIMIT: u32 = 1024;
+pub(super) const SLOT_LIMIT: u32 = 1024;
 
 /// The entries of [`StepSlots::tiles`]: a tile writes 32 from a start
 /// at the limit at most.
@@ -336,7 +337,7 @@ static PAWN_CAPTURES: [[Steps; 2]; 2] = {
 /// The squares of [`Position::frontier_rows`], in the order
 /// [`Position::frontier`] visits them.
 #[derive(Clone, Debug)]
-pub struct FrontierRows {
+pub(super) struct FrontierRows {
     /// For each row of the reach from the lowest, its squares, by bit
     /// `x mod 64`.
     rows: [u64; 64],
@@ -349,17 +350,17 @@ pub struct FrontierRows {
 
 impl FrontierRows {
     /// How many squares there are.
-    pub fn len(&self) -> u32 {
+    pub(super) fn len(&self) -> u32 {
         self.total
     }
 
     /// True when there are none.
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.total == 0
     }
 
     /// The square numbered `index`, below [`FrontierRows::len`].
-    pub fn square(&self, index: u32) -> Square {
+    pub(super) fn square(&self, index: u32) -> Square {
         let mut index = index;
         let mut i = 0;
         while index >= self.rows[i].count_ones() {
@@ -370,7 +371,7 @@ impl FrontierRows {
     }
 
     /// Every square, in the order of their numbers.
-    pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
+    pub(super) fn squares(&self) -> impl Iterator<Item = Square> + '_ {
         let rows = self.rows[..self.height].iter().enumerate();
         rows.flat_map(move |(i, &row)| {
             let mut left = row;
@@ -428,7 +429,7 @@ impl Position {
     /// The squares of [`Position::frontier`] within `screen`'s reach,
     /// counted row by row but not listed: a playout that draws a tile
     /// picks one of them, and most of the time the first pick is legal.
-    pub fn frontier_rows(&self, screen: &Screen) -> FrontierRows {
+    pub(super) fn frontier_rows(&self, screen: &Screen) -> FrontierRows {
         self.frontier_within(screen.reach)
     }
 

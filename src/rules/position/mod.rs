@@ -781,7 +781,7 @@ impl std::error::Error for PositionError {}
 mod tests {
     use super::*;
     use crate::rules::connectivity::ring_connected;
-    use crate::search::playout::{random_turn, Turn};
+    use crate::rules::{Sampler, Turn};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -887,7 +887,7 @@ mod tests {
         for _ in 0..60 {
             let mut pos = Position::startpos();
             for _ in 0..200 {
-                let Turn::Play(mv) = random_turn(&mut pos, &mut rng) else {
+                let Turn::Play(mv) = Sampler::new().uniform_turn(&mut pos, &mut rng) else {
                     break;
                 };
                 let undo = pos.make(mv);
@@ -922,7 +922,7 @@ mod tests {
         for _ in 0..60 {
             let mut pos = Position::startpos();
             for _ in 0..150 {
-                match random_turn(&mut pos, &mut rng) {
+                match Sampler::new().uniform_turn(&mut pos, &mut rng) {
                     Turn::Play(mv) => {
                         pos.make(mv);
                     }
