@@ -12,12 +12,13 @@
 //! (endings); `perft`.
 //!
 //! Words used in the code with a meaning of their own here:
-//! - **tile slot**, or *slot* in `position`, `attack` and `connectivity`:
-//!   the index (0–15 White, 16–31 Black) of a tile in `Position`'s arrays.
-//!   A set of tiles is a `u32` of slot bits, iterated by `Slots`.
-//! - **step slot**, *slot* in `StepSlots` and `movegen/random`: the
-//!   number of one square a tile might step to; a random turn picks step
-//!   slots uniformly and tests only the pick.
+//! - **slot**: the index (0–15 White, 16–31 Black) of a tile in
+//!   `Position`'s arrays, and nothing else. A set of tiles is a `u32` of
+//!   slot bits, iterated by `Slots`.
+//! - **numbered step**, *number* in `movegen/sampling` and
+//!   `movegen/random` (`StepNumbering`): one square a tile might step to,
+//!   numbered so that a random turn can pick numbers uniformly and test
+//!   only the pick.
 //! - **torus, cell**: the table is stored on 64 × 64 cells, square `x,y`
 //!   in cell `(x mod 64, y mod 64)`; exact near the group (see `position`).
 //! - **line**: one of the eight directions from a square (`Line`), along
@@ -44,8 +45,8 @@
 //!   tile may be placed.
 //! - **race**: two floods of the tile graph run by turns from two seeds;
 //!   the first to run out is a whole part, found without the other.
-//! - **struck** (in `movegen/random`): the step slots a random turn has
-//!   tried and found to hold no legal move.
+//! - **struck** (in `movegen/random`): the numbers a random turn has
+//!   tried and found to hold no legal step.
 
 mod attack;
 mod connectivity;

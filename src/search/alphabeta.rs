@@ -121,7 +121,7 @@ impl Bound {
     }
 }
 
-/// One slot of the transposition table.
+/// One stored result of the transposition table.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     key: u64,
@@ -145,8 +145,9 @@ impl Entry {
     }
 }
 
-/// The transposition table: one entry a slot, replaced when the new
-/// result is at least as deep or of another position.
+/// The transposition table: one entry for each value of a key's low bits,
+/// replaced when the new result is at least as deep or of another
+/// position.
 struct Table {
     entries: Vec<Option<Entry>>,
     mask: usize,
@@ -170,9 +171,9 @@ impl Table {
     }
 
     fn store(&mut self, entry: Entry) {
-        let slot = &mut self.entries[entry.key as usize & self.mask];
-        if slot.is_none_or(|old| old.key != entry.key || old.depth <= entry.depth) {
-            *slot = Some(entry);
+        let kept = &mut self.entries[entry.key as usize & self.mask];
+        if kept.is_none_or(|old| old.key != entry.key || old.depth <= entry.depth) {
+            *kept = Some(entry);
         }
     }
 }

@@ -277,10 +277,10 @@ mod tests {
         }
     }
 
-    /// Where most slots hold nothing, a turn strikes out slots until it
+    /// Where most numbered steps hold nothing, a turn strikes them out until it
     /// lists the rest: still uniform.
     #[test]
-    fn turns_are_uniform_where_few_slots_hold_moves() {
+    fn turns_are_uniform_where_few_numbered_steps_hold_moves() {
         for position in [
             // 3 steps and "draw".
             "Q-5,6/b-4,5/P-3,4*/K-4,3/R-2,3/P-1,3/p-3,2/r0,2/n-1,1/N0,0/q0,-1/R-1,-2/N-2,-3/p-3,-4* \

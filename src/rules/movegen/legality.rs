@@ -146,8 +146,8 @@ impl Attacker {
 
 impl Position {
     /// The [`Screen`] for trying candidates a few at a time, as random
-    /// playouts do: with [`Position::number_step_slots`] and
-    /// [`Position::slot_move`], or after
+    /// playouts do: with [`Position::number_steps`] and
+    /// [`Position::numbered_move`], or after
     /// [`Position::generate_step_candidates`].
     pub(super) fn sampling_screen(&self) -> Screen {
         let mut screen = self.screen();

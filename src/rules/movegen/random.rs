@@ -14,7 +14,7 @@
 //! seed replays the same turns.
 
 use super::legality::Screen;
-use super::sampling::{StepSlots, SLOT_LIMIT};
+use super::sampling::{StepNumbering, STEP_LIMIT};
 use super::MoveList;
 use crate::rules::moves::Move;
 use crate::rules::piece::{Kind, Piece};
@@ -39,7 +39,7 @@ pub enum Turn {
 /// a turn would clear its tables each time.
 #[derive(Clone, Debug)]
 pub struct Sampler {
-    slots: StepSlots,
+    numbering: StepNumbering,
 }
 
 impl Default for Sampler {
@@ -52,7 +52,7 @@ impl Sampler {
     /// A sampler that has numbered nothing yet.
     pub const fn new() -> Sampler {
         Sampler {
-            slots: StepSlots::EMPTY,
+            numbering: StepNumbering::EMPTY,
         }
     }
 
@@ -63,11 +63,11 @@ impl Sampler {
         // What the picks below learn about the position (which tiles hold
         // the table together, the king's attackers) serves them all.
         let mut screen = pos.sampling_screen();
-        pos.number_step_slots(&screen, &mut self.slots);
-        if self.slots.len() < SLOT_LIMIT {
-            return uniform_over_slots(pos, rng, &self.slots, &mut screen);
+        pos.number_steps(&screen, &mut self.numbering);
+        if self.numbering.len() < STEP_LIMIT {
+            return uniform_over_steps(pos, rng, &self.numbering, &mut screen);
         }
-        // More slots than a real position has (see `SLOT_LIMIT`): list the
+        // More steps than a real position has (see `STEP_LIMIT`): list the
         // candidates instead.
         listed_turn(pos, rng, screen, |_, _, _| None)
     }
@@ -121,47 +121,48 @@ fn listed_turn<R: Rng, I: IntoIterator<Item = usize>>(
     place(pos, rng, &mut screen)
 }
 
-/// The slots a uniform turn has tested and found to hold no legal move.
+/// The numbers a uniform turn has tested and found to hold no legal
+/// move.
 struct Struck {
-    words: [u64; SLOT_LIMIT as usize / 64],
+    words: [u64; STEP_LIMIT as usize / 64],
     count: u32,
 }
 
 impl Struck {
     fn new() -> Struck {
         Struck {
-            words: [0; SLOT_LIMIT as usize / 64],
+            words: [0; STEP_LIMIT as usize / 64],
             count: 0,
         }
     }
 
-    fn contains(&self, slot: u32) -> bool {
-        self.words[slot as usize / 64] & (1 << (slot % 64)) != 0
+    fn contains(&self, number: u32) -> bool {
+        self.words[number as usize / 64] & (1 << (number % 64)) != 0
     }
 
-    fn insert(&mut self, slot: u32) {
-        self.words[slot as usize / 64] |= 1 << (slot % 64);
+    fn insert(&mut self, number: u32) {
+        self.words[number as usize / 64] |= 1 << (number % 64);
         self.count += 1;
     }
 }
 
-/// A uniform turn over the numbered `slots` (fewer than [`SLOT_LIMIT`]) and
-/// "draw": every legal move has one slot, so picking slots until one
-/// holds a legal move picks uniformly. Listing the candidates costs more
-/// than the few picks most turns need.
+/// A uniform turn over the steps of `numbering` (fewer than
+/// [`STEP_LIMIT`]) and "draw": every legal move has one number, so
+/// picking numbers until one holds a legal move picks uniformly. Listing
+/// the candidates costs more than the few picks most turns need.
 ///
-/// A slot found to hold nothing is struck out and never tested again:
-/// each pick is uniform over the slots not yet struck out, which still
-/// hold every legal move. Once most slots are struck out, the rest are
-/// listed and picked without replacement, so that a turn with few legal
-/// moves tests each slot at most once.
-fn uniform_over_slots(
+/// A number found to hold nothing is struck out and never tested again:
+/// each pick is uniform over the numbers not yet struck out, which still
+/// hold every legal move. Once most are struck out, the rest are listed
+/// and picked without replacement, so that a turn with few legal moves
+/// tests each number at most once.
+fn uniform_over_steps(
     pos: &mut Position,
     rng: &mut impl Rng,
-    slots: &StepSlots,
+    numbering: &StepNumbering,
     screen: &mut Screen,
 ) -> Turn {
-    let draw = slots.len();
+    let draw = numbering.len();
     let options = draw + u32::from(!pos.pile(pos.side_to_move()).is_empty());
     let mut struck = Struck::new();
     // With no options the loop never draws: `below` needs a bound above 0.
@@ -173,14 +174,14 @@ fn uniform_over_slots(
         if struck.contains(pick) {
             continue;
         }
-        match pos.slot_move(slots, screen, pick) {
+        match pos.numbered_move(numbering, screen, pick) {
             Some(mv) => return Turn::Play(mv),
             None => struck.insert(pick),
         }
     }
-    // Listed with no branch on whether each slot is struck out: the
+    // Listed with no branch on whether each number is struck out: the
     // answers follow no pattern, so a filter would be mispredicted.
-    let mut open = [0u16; SLOT_LIMIT as usize];
+    let mut open = [0u16; STEP_LIMIT as usize];
     let mut left = 0;
     for i in 0..options {
         open[left] = i as u16;
@@ -194,7 +195,7 @@ fn uniform_over_slots(
         if pick == draw {
             return place(pos, rng, screen);
         }
-        if let Some(mv) = pos.slot_move(slots, screen, pick) {
+        if let Some(mv) = pos.numbered_move(numbering, screen, pick) {
             return Turn::Play(mv);
         }
     }
@@ -314,29 +315,29 @@ mod tests {
         assert!(positions > 10_000, "{positions}");
     }
 
-    /// Every candidate has exactly one slot and every other slot holds
-    /// nothing, and the slots' legal moves are the legal piece moves, in
-    /// every position of many random games: so a uniform pick of a slot
-    /// holding a legal move is a uniform pick of a legal move.
+    /// Every candidate has exactly one number and every other number
+    /// holds nothing, and the numbers' legal moves are the legal piece
+    /// moves, in every position of many random games: so a uniform pick
+    /// of a number holding a legal move is a uniform pick of a legal move.
     #[test]
-    fn slots_number_each_candidate_once() {
+    fn steps_number_each_candidate_once() {
         let positions = each_position_of_random_games(41, 120, |pos| {
             let mut candidates = MoveList::new();
             let screen = pos.sampling_screen();
             pos.generate_step_candidates(&screen, &mut candidates);
-            let slots = pos.step_slots(&screen);
-            let mut numbered: Vec<Move> = (0..slots.len())
-                .filter_map(|i| pos.slot_candidate(&slots, &screen, i))
+            let numbering = pos.numbered_steps(&screen);
+            let mut numbered: Vec<Move> = (0..numbering.len())
+                .filter_map(|i| pos.numbered_candidate(&numbering, &screen, i))
                 .collect();
             let mut candidates = candidates.to_vec();
             numbered.sort();
             candidates.sort();
             assert_eq!(numbered, candidates, "in {pos}");
-            // And the moves the slots hold, each tested as a pick tests
+            // And the moves the numbers hold, each tested as a pick tests
             // it, are the legal ones.
             let mut screen = pos.sampling_screen();
-            let mut picked: Vec<Move> = (0..slots.len())
-                .filter_map(|i| pos.slot_move(&slots, &mut screen, i))
+            let mut picked: Vec<Move> = (0..numbering.len())
+                .filter_map(|i| pos.numbered_move(&numbering, &mut screen, i))
                 .collect();
             let mut legal = MoveList::new();
             pos.generate_steps(&mut legal);
