@@ -1,7 +1,8 @@
 //! The rules of CHEX (RULES.md): squares, pieces, moves, positions, legal
 //! move generation, notation, game endings and perft. No I/O, no search.
 //!
-//! Files, one job each: `square`, `piece`, `pile`, `moves` (the types);
+//! Files, one job each: `square`, `piece`, `pile`, `moves`, `tile_set`
+//! (the types);
 //! `position` (storage, make and unmake; `position/geometry` reads lines
 //! and rings off it; `position/consistency` checks its redundant state);
 //! `attack` (attacks and check); `connectivity` (the connection rule:
@@ -13,8 +14,8 @@
 //!
 //! Words used in the code with a meaning of their own here:
 //! - **slot**: the index (0–15 White, 16–31 Black) of a tile in
-//!   `Position`'s arrays, and nothing else. A set of tiles is a `u32` of
-//!   slot bits, iterated by `Slots`.
+//!   `Position`'s arrays, and nothing else. A set of tiles is a
+//!   `TileSet`, a bit for each slot.
 //! - **numbered step**, *number* in `movegen/sampling` and
 //!   `movegen/random` (`StepNumbering`): one square a tile might step to,
 //!   numbered so that a random turn can pick numbers uniformly and test
@@ -60,6 +61,7 @@ mod piece;
 mod pile;
 mod position;
 mod square;
+mod tile_set;
 
 pub use game::{kind_name, Ending, Game, GameEnd};
 pub use movegen::{MoveList, Sampler, Turn, MAX_MOVES};

@@ -8,8 +8,9 @@ use super::connectivity::Ring;
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
-use super::position::{colour_mask, Position, Slots, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+use super::position::{Position, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
 use super::square::{Square, COORD_LIMIT};
+use super::tile_set::TileSet;
 use arrayvec::ArrayVec;
 
 mod legality;
@@ -231,7 +232,7 @@ impl Position {
             reach: screen.reach,
             touch: self.touch(screen.reach),
         };
-        for slot in Slots(self.present() & colour_mask(us)) {
+        for slot in self.present() & TileSet::colour(us) {
             let from = self.square_of(slot);
             match self.kind_of(slot) {
                 Kind::Queen => {

@@ -7,7 +7,7 @@
 use super::{Landing, Reach, Screen};
 use crate::rules::moves::Move;
 use crate::rules::piece::Kind;
-use crate::rules::position::{Line, Position, Slots, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+use crate::rules::position::{Line, Position, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
 use crate::rules::square::Square;
 
 /// The moves by movement of the side to move's tiles as numbered steps:
@@ -117,7 +117,7 @@ impl Position {
             tile += 1;
         };
         let us = self.side_to_move();
-        for slot in Slots(self.tiles_of(us, Kind::King) | self.tiles_of(us, Kind::Knight)) {
+        for slot in self.tiles_of(us, Kind::King) | self.tiles_of(us, Kind::Knight) {
             let jumps = &JUMP_STEPS[usize::from(self.kind_of(slot) == Kind::Knight)];
             number(slot, &[(8, jumps)]);
         }
@@ -128,7 +128,7 @@ impl Position {
         // which compiles to more instructions in the numbering loop.
         let ahead = &LINE_STEPS[Line::North as usize + us.index()];
         let [west, east] = &PAWN_CAPTURES[us.index()];
-        for slot in Slots(self.tiles_of(us, Kind::Pawn)) {
+        for slot in self.tiles_of(us, Kind::Pawn) {
             // Its steps up to the first tile, the last square beside a
             // tile or the reach's edge, and the captures there are: pawns
             // have few moves and many void squares, which would waste
@@ -163,7 +163,7 @@ impl Position {
             std::array::from_fn(|i| blockers[i].min(touches[i]))
         };
         let [e, w, n, s, ne, nw, se, sw] = &LINE_STEPS;
-        for slot in Slots(self.tiles_of(us, Kind::Rook)) {
+        for slot in self.tiles_of(us, Kind::Rook) {
             let from = self.square_of(slot);
             let [le, lw, ln, ls] = lines(
                 self.orthogonal_blocker_distances(from),
@@ -171,7 +171,7 @@ impl Position {
             );
             number(slot, &[(le, e), (lw, w), (ln, n), (ls, s)]);
         }
-        for slot in Slots(self.tiles_of(us, Kind::Bishop)) {
+        for slot in self.tiles_of(us, Kind::Bishop) {
             let from = self.square_of(slot);
             let [lne, lnw, lse, lsw] = lines(
                 self.diagonal_blocker_distances(from),
@@ -179,7 +179,7 @@ impl Position {
             );
             number(slot, &[(lne, ne), (lnw, nw), (lse, se), (lsw, sw)]);
         }
-        for slot in Slots(self.tiles_of(us, Kind::Queen)) {
+        for slot in self.tiles_of(us, Kind::Queen) {
             let from = self.square_of(slot);
             let [le, lw, ln, ls] = lines(
                 self.orthogonal_blocker_distances(from),
@@ -444,7 +444,7 @@ impl Position {
             min_y: reach.min_y,
             total: 0,
         };
-        if self.present() == 0 {
+        if self.present().is_empty() {
             frontier.rows[0] = 1 << (Square::ORIGIN.x & 63);
             (frontier.min_x, frontier.min_y) = (Square::ORIGIN.x, Square::ORIGIN.y);
             frontier.total = 1;
@@ -469,7 +469,7 @@ impl Position {
 mod tests {
     use super::*;
     use crate::rules::movegen::MoveList;
-    use crate::rules::position::colour_mask;
+    use crate::rules::tile_set::TileSet;
 
     /// Positions on an empty table, across the torus's seam, at the
     /// coordinate limit, at negative coordinates, with a tile of many
@@ -603,7 +603,7 @@ mod tests {
             };
             let mut expected = 0;
             let queen = [ORTHOGONAL, DIAGONAL].concat();
-            for slot in Slots(pos.present() & colour_mask(us)) {
+            for slot in pos.present() & TileSet::colour(us) {
                 let from = pos.square_of(slot);
                 let kind = pos.kind_of(slot);
                 // A pawn's steps are its line's squares up to its step
