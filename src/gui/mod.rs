@@ -15,9 +15,11 @@ mod engine;
 mod idle;
 mod state;
 
-pub use engine::{EngineProcess, Info};
+pub use crate::protocol::client::Info;
+pub use engine::EngineProcess;
 pub use state::{GuiState, Mode, View, MOVETIME_RANGE};
 
+use crate::protocol::client::{bestmove, engine_error, STOP};
 use crate::rules::clip;
 
 use axum::body::Bytes;
@@ -628,12 +630,11 @@ async fn search(shared: &Shared, engine: &mut EngineProcess, job: &Job) -> Resul
                     Ok(None) => return Err(Failure::Engine("the engine exited (crashed?)".into())),
                     Ok(Some(line)) => line,
                 };
-                if let Some(rest) = line.strip_prefix("bestmove") {
+                if let Some(token) = bestmove(&line) {
                     if stopping {
                         return Err(Failure::Cancelled);
                     }
-                    let token = rest.split_whitespace().next().unwrap_or("").to_string();
-                    return Ok(token);
+                    return Ok(token.to_string());
                 }
                 if let Some(info) = Info::parse(&line) {
                     // A forced answer comes with no playouts and so no
@@ -644,13 +645,13 @@ async fn search(shared: &Shared, engine: &mut EngineProcess, job: &Job) -> Resul
                             e.info_side = Some(job.side.clone());
                         });
                     }
-                } else if let Some(err) = line.strip_prefix("info string error:") {
-                    return Err(Failure::Engine(format!("the engine said: {}", err.trim())));
+                } else if let Some(err) = engine_error(&line) {
+                    return Err(Failure::Engine(format!("the engine said: {err}")));
                 }
             }
             _ = shared.wake.notified(), if !stopping => {
                 if shared.lock().generation != job.generation {
-                    engine.send("stop").await.map_err(fail)?;
+                    engine.send(STOP).await.map_err(fail)?;
                     stopping = true;
                     deadline = Instant::now() + ANSWER_MARGIN;
                 }

@@ -2,7 +2,7 @@
 //! reload sees the same one. All rules go through the [`Referee`]; the page
 //! only shows what this state says and sends tokens back.
 
-use super::engine::Info;
+use crate::protocol::client::Info;
 use crate::referee::{Deal, GameRecord, Referee, Side};
 use crate::rules::{Colour, Kind, Move, Piece, Position};
 use serde::{Deserialize, Serialize};

@@ -5,7 +5,11 @@
 //!
 //! A line that cannot be understood gets exactly one `info string error:`
 //! line and changes nothing.
+//!
+//! [`client`] is the other end of the same lines: what the match runner
+//! and the GUI need to drive an engine, kept here beside the engine side.
 
+pub mod client;
 pub mod command;
 pub mod options;
 
