@@ -17,7 +17,7 @@ mod state;
 
 pub use crate::protocol::client::Info;
 pub use engine::EngineProcess;
-pub use state::{GuiState, Mode, View, MOVETIME_RANGE};
+pub use state::{EngineStatus, GuiState, Mode, View, MOVETIME_RANGE};
 
 use crate::protocol::client::{bestmove, engine_error, STOP};
 use crate::rules::clip;
@@ -465,15 +465,15 @@ async fn drive_engine(shared: Arc<Shared>) {
     loop {
         if engine.is_none() {
             let status = if failures == 0 {
-                "starting"
+                EngineStatus::Starting
             } else {
-                "restarting"
+                EngineStatus::Restarting
             };
             set_status(&shared, status);
             match EngineProcess::start(&shared.command).await {
                 Ok(e) => {
                     engine = Some(e);
-                    set_status(&shared, "ready");
+                    set_status(&shared, EngineStatus::Ready);
                 }
                 Err(why) => {
                     failures += 1;
@@ -500,13 +500,13 @@ async fn drive_engine(shared: Arc<Shared>) {
                     movetime: state.movetime,
                     side,
                 };
-                state.engine.status = "thinking".into();
+                state.engine.status = EngineStatus::Thinking;
                 state.engine.side = Some(job.side.clone());
                 shared.publish(&mut state);
                 Some(job)
             } else {
-                if state.engine.status == "thinking" {
-                    state.engine.status = "ready".into();
+                if state.engine.status == EngineStatus::Thinking {
+                    state.engine.status = EngineStatus::Ready;
                     shared.publish(&mut state);
                 }
                 None
@@ -541,7 +541,7 @@ async fn drive_engine(shared: Arc<Shared>) {
                             failures = 0;
                             state.played(true);
                             state.engine.last_move = Some(token);
-                            state.engine.status = "ready".into();
+                            state.engine.status = EngineStatus::Ready;
                             shared.publish(&mut state);
                             None
                         }
@@ -570,14 +570,14 @@ async fn drive_engine(shared: Arc<Shared>) {
 
 /// Shows what the engine does, unless it is paused: a pause lasts until
 /// the person acts, whatever the driver does meanwhile.
-fn set_status(shared: &Shared, status: &str) {
+fn set_status(shared: &Shared, status: EngineStatus) {
     let mut state = shared.lock();
-    if state.paused {
-        state.engine.status = "paused".into();
+    state.engine.status = if state.paused {
+        EngineStatus::Paused
     } else {
-        state.engine.status = status.into();
-    }
-    if status == "ready" {
+        status
+    };
+    if status == EngineStatus::Ready {
         // The failure stays on the page, now as history.
         state.engine.message = state.engine.message.replace(RESTARTING, RESTARTED);
     }
@@ -597,10 +597,10 @@ fn report_failure(shared: &Shared, why: &str, failures: u32) {
     let mut state = shared.lock();
     state.engine.restarts += 1;
     state.engine.message = format!("engine failed: {why}; {RESTARTING}");
-    state.engine.status = "restarting".into();
+    state.engine.status = EngineStatus::Restarting;
     if failures >= FAILURES_BEFORE_PAUSE && state.engine_to_move() {
         state.paused = true;
-        state.engine.status = "paused".into();
+        state.engine.status = EngineStatus::Paused;
         state.engine.message = format!(
             "engine failed {failures} times in a row (last: {why}); press Resume to try again"
         );
