@@ -63,7 +63,7 @@ mod position;
 mod square;
 mod tile_set;
 
-pub use game::{kind_name, Ending, Game, GameEnd};
+pub use game::{kind_name, score_of, white_points, Ending, Game, GameEnd, UNFINISHED_SCORE};
 pub use movegen::{MoveList, Sampler, Turn, MAX_MOVES};
 pub use moves::Move;
 pub use notation::{clip, MoveToken, NotationError, MAX_COUNTER, STARTPOS};
