@@ -15,9 +15,11 @@ mod engine;
 mod idle;
 mod state;
 
-pub use engine::{EngineProcess, Info};
-pub use state::{GuiState, Mode, View, MOVETIME_RANGE};
+pub use crate::protocol::client::Info;
+pub use engine::EngineProcess;
+pub use state::{EngineStatus, GuiState, Mode, View, MOVETIME_RANGE};
 
+use crate::protocol::client::{bestmove, engine_error, STOP};
 use crate::rules::clip;
 
 use axum::body::Bytes;
@@ -463,15 +465,15 @@ async fn drive_engine(shared: Arc<Shared>) {
     loop {
         if engine.is_none() {
             let status = if failures == 0 {
-                "starting"
+                EngineStatus::Starting
             } else {
-                "restarting"
+                EngineStatus::Restarting
             };
             set_status(&shared, status);
             match EngineProcess::start(&shared.command).await {
                 Ok(e) => {
                     engine = Some(e);
-                    set_status(&shared, "ready");
+                    set_status(&shared, EngineStatus::Ready);
                 }
                 Err(why) => {
                     failures += 1;
@@ -498,13 +500,13 @@ async fn drive_engine(shared: Arc<Shared>) {
                     movetime: state.movetime,
                     side,
                 };
-                state.engine.status = "thinking".into();
+                state.engine.status = EngineStatus::Thinking;
                 state.engine.side = Some(job.side.clone());
                 shared.publish(&mut state);
                 Some(job)
             } else {
-                if state.engine.status == "thinking" {
-                    state.engine.status = "ready".into();
+                if state.engine.status == EngineStatus::Thinking {
+                    state.engine.status = EngineStatus::Ready;
                     shared.publish(&mut state);
                 }
                 None
@@ -539,7 +541,7 @@ async fn drive_engine(shared: Arc<Shared>) {
                             failures = 0;
                             state.played(true);
                             state.engine.last_move = Some(token);
-                            state.engine.status = "ready".into();
+                            state.engine.status = EngineStatus::Ready;
                             shared.publish(&mut state);
                             None
                         }
@@ -568,14 +570,14 @@ async fn drive_engine(shared: Arc<Shared>) {
 
 /// Shows what the engine does, unless it is paused: a pause lasts until
 /// the person acts, whatever the driver does meanwhile.
-fn set_status(shared: &Shared, status: &str) {
+fn set_status(shared: &Shared, status: EngineStatus) {
     let mut state = shared.lock();
-    if state.paused {
-        state.engine.status = "paused".into();
+    state.engine.status = if state.paused {
+        EngineStatus::Paused
     } else {
-        state.engine.status = status.into();
-    }
-    if status == "ready" {
+        status
+    };
+    if status == EngineStatus::Ready {
         // The failure stays on the page, now as history.
         state.engine.message = state.engine.message.replace(RESTARTING, RESTARTED);
     }
@@ -595,10 +597,10 @@ fn report_failure(shared: &Shared, why: &str, failures: u32) {
     let mut state = shared.lock();
     state.engine.restarts += 1;
     state.engine.message = format!("engine failed: {why}; {RESTARTING}");
-    state.engine.status = "restarting".into();
+    state.engine.status = EngineStatus::Restarting;
     if failures >= FAILURES_BEFORE_PAUSE && state.engine_to_move() {
         state.paused = true;
-        state.engine.status = "paused".into();
+        state.engine.status = EngineStatus::Paused;
         state.engine.message = format!(
             "engine failed {failures} times in a row (last: {why}); press Resume to try again"
         );
@@ -628,12 +630,11 @@ async fn search(shared: &Shared, engine: &mut EngineProcess, job: &Job) -> Resul
                     Ok(None) => return Err(Failure::Engine("the engine exited (crashed?)".into())),
                     Ok(Some(line)) => line,
                 };
-                if let Some(rest) = line.strip_prefix("bestmove") {
+                if let Some(token) = bestmove(&line) {
                     if stopping {
                         return Err(Failure::Cancelled);
                     }
-                    let token = rest.split_whitespace().next().unwrap_or("").to_string();
-                    return Ok(token);
+                    return Ok(token.to_string());
                 }
                 if let Some(info) = Info::parse(&line) {
                     // A forced answer comes with no playouts and so no
@@ -644,13 +645,13 @@ async fn search(shared: &Shared, engine: &mut EngineProcess, job: &Job) -> Resul
                             e.info_side = Some(job.side.clone());
                         });
                     }
-                } else if let Some(err) = line.strip_prefix("info string error:") {
-                    return Err(Failure::Engine(format!("the engine said: {}", err.trim())));
+                } else if let Some(err) = engine_error(&line) {
+                    return Err(Failure::Engine(format!("the engine said: {err}")));
                 }
             }
             _ = shared.wake.notified(), if !stopping => {
                 if shared.lock().generation != job.generation {
-                    engine.send("stop").await.map_err(fail)?;
+                    engine.send(STOP).await.map_err(fail)?;
                     stopping = true;
                     deadline = Instant::now() + ANSWER_MARGIN;
                 }

@@ -2,7 +2,7 @@
 //! reload sees the same one. All rules go through the [`Referee`]; the page
 //! only shows what this state says and sends tokens back.
 
-use super::engine::Info;
+use crate::protocol::client::Info;
 use crate::referee::{Deal, GameRecord, Referee, Side};
 use crate::rules::{Colour, Kind, Move, Piece, Position};
 use serde::{Deserialize, Serialize};
@@ -38,13 +38,31 @@ impl Mode {
 /// typo must not freeze the game for hours.
 pub const MOVETIME_RANGE: std::ops::RangeInclusive<u64> = 10..=600_000;
 
+/// What the engine is doing. The page reads it as a word: `starting`,
+/// `ready`, `thinking`, `restarting` or `paused`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineStatus {
+    /// Its process is starting, before its handshake ends.
+    #[default]
+    Starting,
+    /// It is waiting for its turn.
+    Ready,
+    /// It is searching for a move.
+    Thinking,
+    /// It failed and is being started again.
+    Restarting,
+    /// It failed too often in a row: the driver waits for a person.
+    Paused,
+}
+
 /// What the engine is doing, as the page shows it.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct EngineView {
     /// The command that runs it.
     pub command: String,
-    /// `starting`, `ready`, `thinking`, `restarting` or `paused`.
-    pub status: String,
+    /// What it is doing.
+    pub status: EngineStatus,
     /// The last failure, in words (empty when none).
     pub message: String,
     /// How many times it was restarted after a failure.
@@ -193,7 +211,7 @@ impl GuiState {
             version: 0,
             engine: EngineView {
                 command: engine_command,
-                status: "starting".into(),
+                status: EngineStatus::Starting,
                 ..EngineView::default()
             },
             paused: false,

@@ -5,7 +5,11 @@
 //!
 //! A line that cannot be understood gets exactly one `info string error:`
 //! line and changes nothing.
+//!
+//! [`client`] is the other end of the same lines: what the match runner
+//! and the GUI need to drive an engine, kept here beside the engine side.
 
+pub mod client;
 pub mod command;
 pub mod options;
 
@@ -212,7 +216,7 @@ impl Engine {
             }),
             Command::Status => say(&match self.ending() {
                 None => "status ongoing".to_string(),
-                Some(end) => format!("status {} {}", ending_word(end), result(end)),
+                Some(end) => format!("status {} {}", ending_word(end), end.score()),
             }),
         }
         true
@@ -553,15 +557,6 @@ fn board_picture(pos: &Position) -> String {
 /// The word `status` prints for an ending.
 fn ending_word(end: GameEnd) -> &'static str {
     end.ending.word()
-}
-
-/// The result as a score: `1-0`, `0-1` or `1/2-1/2`.
-fn result(end: GameEnd) -> &'static str {
-    match end.winner {
-        Some(crate::rules::Colour::White) => "1-0",
-        Some(crate::rules::Colour::Black) => "0-1",
-        None => "1/2-1/2",
-    }
 }
 
 /// A win probability as centipawns, on the curve where 0.5 is 0.

@@ -2,7 +2,7 @@
 //! them and the GUI saves and loads them, and a text form for people.
 
 use super::{Deal, Referee};
-use crate::rules::{Colour, Position};
+use crate::rules::{score_of, white_points, Colour, Position, UNFINISHED_SCORE};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -96,16 +96,6 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
-/// The result tag of a finished or unfinished game.
-fn result_tag(referee: &Referee) -> &'static str {
-    match referee.ending().map(|e| e.winner) {
-        None => "*",
-        Some(None) => "1/2-1/2",
-        Some(Some(Colour::White)) => "1-0",
-        Some(Some(Colour::Black)) => "0-1",
-    }
-}
-
 impl GameRecord {
     /// The record of `referee`'s game so far. A game lost by a rule
     /// outside the table (time, an illegal answer, a crash) is marked with
@@ -124,7 +114,10 @@ impl GameRecord {
             white,
             black,
             moves: referee.tokens(),
-            result: result_tag(referee).into(),
+            result: referee
+                .ending()
+                .map_or(UNFINISHED_SCORE, |end| end.score())
+                .into(),
             reason: referee.ending().map(|e| e.to_string()).unwrap_or_default(),
             ending: referee
                 .ending()
@@ -146,11 +139,7 @@ impl GameRecord {
     /// tables count (`illegal`, `time`, `silent`, `crash`) and `reason`
     /// the sentence for people.
     pub fn forfeit_for(&mut self, loser: Colour, ending: &str, reason: String) {
-        self.result = match loser {
-            Colour::White => "0-1",
-            Colour::Black => "1-0",
-        }
-        .into();
+        self.result = score_of(Some(loser.opposite())).into();
         self.ending = ending.into();
         self.reason = reason;
     }
@@ -158,12 +147,7 @@ impl GameRecord {
     /// The score of White: 1, ½ or 0; `None` for a game not finished or
     /// a result that is not one of the four tags.
     pub fn white_score(&self) -> Option<f64> {
-        match self.result.as_str() {
-            "1-0" => Some(1.0),
-            "0-1" => Some(0.0),
-            "1/2-1/2" => Some(0.5),
-            _ => None,
-        }
+        white_points(&self.result)
     }
 
     /// The record as one line of JSON.

@@ -7,8 +7,9 @@
 //! both versions are compiled and tested against each other.
 
 use super::piece::{Colour, Kind};
-use super::position::{colour_mask, line_back, line_towards, Line, Position, Slots, NO_SLOT};
+use super::position::{line_back, line_towards, Line, Position, NO_SLOT};
 use super::square::Square;
+use super::tile_set::TileSet;
 
 /// How the tiles of one colour lie from a target square, as sets of
 /// slots: which share its rank or file, which its diagonal, which stand a
@@ -16,17 +17,17 @@ use super::square::Square;
 /// any of them: intersect with the tiles wanted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Bearings {
-    straight: u32,
-    diagonal: u32,
-    knight: u32,
-    adjacent: u32,
+    straight: TileSet,
+    diagonal: TileSet,
+    knight: TileSet,
+    adjacent: TileSet,
 }
 
 impl Bearings {
     /// Of `(rooks, bishops)`, the sliders (queens are in both) on a line
     /// they ride through the target.
     #[inline(always)]
-    fn aligned(&self, (rooks, bishops): (u32, u32)) -> u32 {
+    fn aligned(&self, (rooks, bishops): (TileSet, TileSet)) -> TileSet {
         self.straight & rooks | self.diagonal & bishops
     }
 }
@@ -38,7 +39,7 @@ impl Position {
     /// legality test. `square` lies near the group (within a square of
     /// the tiles' box), as the table is read on a torus.
     pub fn attack_count(&self, colour: Colour, square: Square) -> u32 {
-        self.attackers(colour, square).count_ones()
+        self.attackers(colour, square).len()
     }
 
     /// True when `colour`'s king is on the table and some enemy tile
@@ -48,14 +49,16 @@ impl Position {
         if king == NO_SLOT {
             return false;
         }
-        Slots(self.attackers_of(king as usize)).any(|s| self.removable(s))
+        self.attackers_of(king as usize)
+            .into_iter()
+            .any(|s| self.removable(s))
     }
 
     /// The enemy tiles that could capture the tile in `slot` by their
     /// movement, path clear; whether the capture keeps the table together
     /// is not considered.
     #[inline]
-    pub(super) fn attackers_of(&self, slot: usize) -> u32 {
+    pub(super) fn attackers_of(&self, slot: usize) -> TileSet {
         self.attackers(Self::colour_of(slot).opposite(), self.square_of(slot))
     }
 
@@ -70,7 +73,7 @@ impl Position {
     /// attack from, and a slider's line only once the slider is known to
     /// stand on it.
     #[inline]
-    pub(super) fn attackers(&self, enemy: Colour, target: Square) -> u32 {
+    pub(super) fn attackers(&self, enemy: Colour, target: Square) -> TileSet {
         self.attackers_through(enemy, target, |line| self.blocker_distance(target, line))
     }
 
@@ -78,7 +81,7 @@ impl Position {
     /// stepped there from `from`, the square next to it: as
     /// [`Position::attackers`], with the king's origin empty. Whether a
     /// capture keeps the table together is not considered.
-    pub(super) fn attackers_after_king_step(&self, from: Square, to: Square) -> u32 {
+    pub(super) fn attackers_after_king_step(&self, from: Square, to: Square) -> TileSet {
         // Only the line from `to` through `from` changes: its first tile
         // stands beyond `from`.
         let through = line_towards(to, from);
@@ -100,7 +103,7 @@ impl Position {
         enemy: Colour,
         target: Square,
         blocker: impl Fn(Line) -> u32,
-    ) -> u32 {
+    ) -> TileSet {
         let of = |kind: Kind| self.tiles_of(enemy, kind);
         // Two squares hold every pawn that attacks the target: cheaper to
         // read than to ask each of up to 8 pawns. Near the group no far
@@ -111,7 +114,7 @@ impl Position {
         for dx in [-1, 1] {
             pawns |= 1 << (self.cell_slot(target.offset(dx, -f)) & 63);
         }
-        let mut attackers = pawns as u32 & of(Kind::Pawn);
+        let mut attackers = TileSet(pawns as u32) & of(Kind::Pawn);
         let bearings = self.bearings(enemy, target);
         attackers |= bearings.knight & of(Kind::Knight);
         attackers |= bearings.adjacent & of(Kind::King);
@@ -125,7 +128,7 @@ impl Position {
 
     /// `colour`'s sliders standing on a line they ride through `target`.
     #[inline(always)]
-    pub(super) fn aligned_sliders(&self, colour: Colour, target: Square) -> u32 {
+    pub(super) fn aligned_sliders(&self, colour: Colour, target: Square) -> TileSet {
         self.bearings(colour, target).aligned(self.sliders(colour))
     }
 
@@ -182,10 +185,10 @@ impl Position {
                 ]
             };
             let shift = base + 8 * half;
-            bearings.straight |= straight << shift;
-            bearings.diagonal |= diagonal << shift;
-            bearings.knight |= knight << shift;
-            bearings.adjacent |= adjacent << shift;
+            bearings.straight |= TileSet(straight << shift);
+            bearings.diagonal |= TileSet(diagonal << shift);
+            bearings.knight |= TileSet(knight << shift);
+            bearings.adjacent |= TileSet(adjacent << shift);
         }
         bearings
     }
@@ -199,13 +202,14 @@ impl Position {
     #[inline(always)]
     fn bearings_scalar(&self, colour: Colour, target: Square) -> Bearings {
         let mut bearings = Bearings::default();
-        for slot in Slots(colour_mask(colour)) {
+        let bit = |holds: bool, slot: usize| TileSet(u32::from(holds) << slot);
+        for slot in TileSet::colour(colour) {
             let square = self.square_of(slot);
             let (dx, dy) = ((target.x - square.x).abs(), (target.y - square.y).abs());
-            bearings.straight |= u32::from((dx == 0) | (dy == 0)) << slot;
-            bearings.diagonal |= u32::from(dx == dy) << slot;
-            bearings.knight |= u32::from((dx == 1) & (dy == 2) | (dx == 2) & (dy == 1)) << slot;
-            bearings.adjacent |= u32::from(dx.max(dy) == 1) << slot;
+            bearings.straight |= bit((dx == 0) | (dy == 0), slot);
+            bearings.diagonal |= bit(dx == dy, slot);
+            bearings.knight |= bit((dx == 1) & (dy == 2) | (dx == 2) & (dy == 1), slot);
+            bearings.adjacent |= bit(dx.max(dy) == 1, slot);
         }
         bearings
     }
@@ -213,7 +217,7 @@ impl Position {
     /// `colour`'s tiles on the table that slide along ranks and files,
     /// and those that slide along diagonals: its queens are in both.
     #[inline(always)]
-    fn sliders(&self, colour: Colour) -> (u32, u32) {
+    fn sliders(&self, colour: Colour) -> (TileSet, TileSet) {
         let queens = self.tiles_of(colour, Kind::Queen);
         (
             self.tiles_of(colour, Kind::Rook) | queens,
@@ -224,12 +228,17 @@ impl Position {
     /// The tiles of `tiles` for which `attacks` holds of the step from
     /// the tile to `target`.
     #[inline(always)]
-    fn attacks_by(&self, tiles: u32, target: Square, attacks: impl Fn(i32, i32) -> bool) -> u32 {
-        let mut set = 0;
-        for s in Slots(tiles) {
+    fn attacks_by(
+        &self,
+        tiles: TileSet,
+        target: Square,
+        attacks: impl Fn(i32, i32) -> bool,
+    ) -> TileSet {
+        let mut set = TileSet::EMPTY;
+        for s in tiles {
             let square = self.square_of(s);
             let (dx, dy) = (target.x - square.x, target.y - square.y);
-            set |= u32::from(attacks(dx, dy)) << s;
+            set |= TileSet(u32::from(attacks(dx, dy)) << s);
         }
         set
     }
@@ -238,7 +247,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::playout::{random_turn, Turn};
+    use crate::rules::{Sampler, Turn};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -252,7 +261,7 @@ mod tests {
         for _ in 0..20 {
             let mut pos = Position::startpos();
             for _ in 0..120 {
-                let Turn::Play(mv) = random_turn(&mut pos, &mut rng) else {
+                let Turn::Play(mv) = Sampler::new().uniform_turn(&mut pos, &mut rng) else {
                     break;
                 };
                 pos.make(mv);

@@ -9,6 +9,7 @@
 //! points (Hopcroft–Tarjan) and the parts a tile's removal leaves.
 
 use super::position::{Position, NO_SLOT};
+use super::tile_set::TileSet;
 use arrayvec::ArrayVec;
 
 /// A 3 × 3 neighbourhood as 9 bits: bit `3·(dy+1) + (dx+1)`, centre bit 4.
@@ -214,44 +215,44 @@ impl Position {
     /// The tiles of `within` reached from `seed` through touching tiles
     /// of `within`.
     #[inline]
-    fn flood(&self, seed: u32, within: u32) -> u32 {
+    fn flood(&self, seed: TileSet, within: TileSet) -> TileSet {
         self.flood_until(seed, within, within)
     }
 
     /// True when the tiles on the table, less the slots in `skip`, are one
     /// group (or none).
     #[inline]
-    fn connected_without(&self, skip: u32) -> bool {
+    fn connected_without(&self, skip: TileSet) -> bool {
         let all = self.present() & !skip;
-        self.flood(all & all.wrapping_neg(), all) == all
+        self.flood(all.lowest_alone(), all) == all
     }
 
     /// The tiles that hold the table together: without any one of them the
     /// rest falls apart. Hopcroft and Tarjan's depth-first search, on the
     /// adjacency masks.
-    pub(super) fn articulation_points(&self, skip: u32) -> u32 {
+    pub(super) fn articulation_points(&self, skip: TileSet) -> TileSet {
         let all = self.present() & !skip;
-        if all.count_ones() < 3 {
-            return 0;
+        if all.len() < 3 {
+            return TileSet::EMPTY;
         }
         let mut order = [0u8; 32];
         let mut low = [0u8; 32];
         let mut parent = [NO_SLOT; 32];
-        let mut stack: [(u8, u32); 32] = [(0, 0); 32];
-        let root = all.trailing_zeros() as usize;
+        let mut stack = [(0u8, TileSet::EMPTY); 32];
+        let root = all.lowest();
         let mut depth = 1;
         let mut time = 1;
         let mut root_children = 0;
-        let mut points = 0;
+        let mut points = TileSet::EMPTY;
         order[root] = 1;
         low[root] = 1;
         stack[0] = (root as u8, self.adjacent(root) & all);
         while depth > 0 {
-            let (v, rest) = stack[depth - 1];
+            let (v, mut rest) = stack[depth - 1];
             let v = v as usize;
-            if rest != 0 {
-                let w = rest.trailing_zeros() as usize;
-                stack[depth - 1].1 = rest & (rest - 1);
+            if !rest.is_empty() {
+                let w = rest.pop_lowest();
+                stack[depth - 1].1 = rest;
                 if order[w] == 0 {
                     time += 1;
                     order[w] = time;
@@ -271,22 +272,22 @@ impl Position {
                     if p == root {
                         root_children += 1;
                     } else if low[v] >= order[p] {
-                        points |= 1 << p;
+                        points.insert(p);
                     }
                 }
             }
         }
         if root_children > 1 {
-            points |= 1 << root;
+            points.insert(root);
         }
         points
     }
 
     /// The groups the table falls into without the tile in `slot`.
-    pub(super) fn parts_without(&self, slot: usize) -> ArrayVec<u32, 4> {
+    pub(super) fn parts_without(&self, slot: usize) -> ArrayVec<TileSet, 4> {
         let mut parts = ArrayVec::new();
         let neighbours = self.adjacent(slot);
-        let mut left = self.present() & !(1 << slot);
+        let mut left = self.present().without(slot);
         // Tiles around it in different groups of its ring lie in different
         // parts, unless the table has holes. Flooded from one tile of each
         // of two groups by turns, the smaller part is complete first:
@@ -297,7 +298,9 @@ impl Position {
         if groups[1] != 0 {
             let seed = |group: u16| {
                 let cell = group.trailing_zeros() as i32;
-                1 << self.cell_slot(from.offset(cell % 3 - 1, cell / 3 - 1))
+                TileSet::one(usize::from(
+                    self.cell_slot(from.offset(cell % 3 - 1, cell / 3 - 1)),
+                ))
             };
             if let Some(part) = self.race(seed(groups[0]), seed(groups[1]), left) {
                 parts.push(part);
@@ -309,13 +312,13 @@ impl Position {
                 }
             }
         }
-        while left != 0 {
+        while !left.is_empty() {
             // Each part holds a neighbour of the tile (the table was one
             // group with it), so once a flood from one neighbour has met
             // all those left, what is left is one part: on a compact
             // table the flood stops after a few tiles.
             let targets = neighbours & left;
-            let seen = self.flood_until(targets & targets.wrapping_neg(), left, targets);
+            let seen = self.flood_until(targets.lowest_alone(), left, targets);
             if seen & targets == targets {
                 parts.push(left);
                 break;
@@ -331,34 +334,32 @@ impl Position {
     /// of each in turn: the group of whichever is complete first, or
     /// `None` when the two meet, being one group.
     #[inline]
-    fn race(&self, a: u32, b: u32, within: u32) -> Option<u32> {
+    fn race(&self, a: TileSet, b: TileSet, within: TileSet) -> Option<TileSet> {
         let (mut seen_a, mut todo_a, mut seen_b, mut todo_b) = (a, a, b, b);
         // One test a round, with no branch on which flood ends it: that
         // is a coin toss.
-        while (todo_a != 0) & (todo_b != 0) & (seen_a & seen_b == 0) {
+        while !todo_a.is_empty() & !todo_b.is_empty() & (seen_a & seen_b).is_empty() {
             for (seen, todo) in [(&mut seen_a, &mut todo_a), (&mut seen_b, &mut todo_b)] {
-                let slot = todo.trailing_zeros() as usize;
-                *todo &= *todo - 1;
+                let slot = todo.pop_lowest();
                 let new = self.adjacent(slot) & within & !*seen;
                 *seen |= new;
                 *todo |= new;
             }
         }
-        let part = std::hint::select_unpredictable(todo_a == 0, seen_a, seen_b);
+        let part = std::hint::select_unpredictable(todo_a.is_empty(), seen_a, seen_b);
         // A flood that has run out is a whole group, met or not.
-        (todo_a == 0 || todo_b == 0).then_some(part)
+        (todo_a.is_empty() || todo_b.is_empty()).then_some(part)
     }
 
     /// The tiles of `within` reached from `seed` through touching tiles of
     /// `within`, or some of them: the flood may stop once it has met every
     /// tile of `targets`.
     #[inline]
-    fn flood_until(&self, seed: u32, within: u32, targets: u32) -> u32 {
+    fn flood_until(&self, seed: TileSet, within: TileSet, targets: TileSet) -> TileSet {
         let mut seen = seed;
         let mut todo = seed;
-        while todo != 0 && seen & targets != targets {
-            let slot = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
+        while !todo.is_empty() && seen & targets != targets {
+            let slot = todo.pop_lowest();
             let new = self.adjacent(slot) & within & !seen;
             seen |= new;
             todo |= new;
@@ -372,15 +373,14 @@ impl Position {
     pub(super) fn removable(&self, slot: usize) -> bool {
         // Without holes the ring test is exact: no flood.
         ring_connected(self.ring(self.square_of(slot)))
-            || (!self.without_holes() && self.connected_without(1 << slot))
+            || (!self.without_holes() && self.connected_without(TileSet::one(slot)))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::position::Slots;
-    use crate::search::playout::{random_turn, Turn};
+    use crate::rules::{Sampler, Turn};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -459,21 +459,21 @@ mod tests {
 
     /// The groups of the tiles but the one in `skip`, by squares alone:
     /// a walk from each tile not yet reached to the tiles next to it.
-    fn groups_by_squares(pos: &Position, skip: usize) -> Vec<u32> {
-        let tiles: Vec<usize> = Slots(pos.present() & !(1 << skip)).collect();
+    fn groups_by_squares(pos: &Position, skip: usize) -> Vec<TileSet> {
+        let tiles: Vec<usize> = pos.present().without(skip).into_iter().collect();
         let mut groups = Vec::new();
-        let mut reached = 0u32;
+        let mut reached = TileSet::EMPTY;
         for &start in &tiles {
-            if reached & 1 << start != 0 {
+            if reached.contains(start) {
                 continue;
             }
-            let mut group = 1u32 << start;
+            let mut group = TileSet::one(start);
             let mut stack = vec![start];
             while let Some(s) = stack.pop() {
                 for &t in &tiles {
                     let near = pos.square_of(s).is_adjacent(pos.square_of(t));
-                    if near && group & 1 << t == 0 {
-                        group |= 1 << t;
+                    if near && !group.contains(t) {
+                        group.insert(t);
                         stack.push(t);
                     }
                 }
@@ -494,11 +494,11 @@ mod tests {
         for _ in 0..30 {
             let mut pos = Position::startpos();
             for _ in 0..150 {
-                let Turn::Play(mv) = random_turn(&mut pos, &mut rng) else {
+                let Turn::Play(mv) = Sampler::new().uniform_turn(&mut pos, &mut rng) else {
                     break;
                 };
                 pos.make(mv);
-                for slot in Slots(pos.present()) {
+                for slot in pos.present() {
                     let mut parts = pos.parts_without(slot).to_vec();
                     parts.sort();
                     assert_eq!(parts, groups_by_squares(&pos, slot), "{pos} less {slot}");

@@ -51,6 +51,40 @@ pub struct GameEnd {
     pub ending: Ending,
 }
 
+impl GameEnd {
+    /// The result as a score, White's first (see [`score_of`]).
+    pub const fn score(self) -> &'static str {
+        score_of(self.winner)
+    }
+}
+
+/// The score of a game won by `winner`, or drawn (`None`), White's first:
+/// `1-0`, `0-1` or `1/2-1/2`. Records, their tags and the `status` line
+/// all write it from here, and [`white_points`] reads it back.
+pub const fn score_of(winner: Option<Colour>) -> &'static str {
+    match winner {
+        Some(Colour::White) => "1-0",
+        Some(Colour::Black) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+/// The score of a game not finished.
+pub const UNFINISHED_SCORE: &str = "*";
+
+/// White's points from a score of [`score_of`]: 1, ½ or 0; `None` for a
+/// game not finished or any other text.
+pub fn white_points(score: &str) -> Option<f64> {
+    [
+        (Some(Colour::White), 1.0),
+        (None, 0.5),
+        (Some(Colour::Black), 0.0),
+    ]
+    .into_iter()
+    .find(|&(winner, _)| score_of(winner) == score)
+    .map(|(_, points)| points)
+}
+
 impl fmt::Display for GameEnd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.ending {
@@ -275,5 +309,20 @@ impl Game {
     /// The legal moves now (see [`Position::legal_moves`]).
     pub fn legal_moves(&self) -> MoveList {
         self.position.legal_moves()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each score reads back as White's points; `*` and other text do not.
+    #[test]
+    fn scores_read_back_as_points() {
+        assert_eq!(white_points(score_of(Some(Colour::White))), Some(1.0));
+        assert_eq!(white_points(score_of(None)), Some(0.5));
+        assert_eq!(white_points(score_of(Some(Colour::Black))), Some(0.0));
+        assert_eq!(white_points(UNFINISHED_SCORE), None);
+        assert_eq!(white_points("1-1"), None);
     }
 }

@@ -1,21 +1,25 @@
 //! The rules of CHEX (RULES.md): squares, pieces, moves, positions, legal
 //! move generation, notation, game endings and perft. No I/O, no search.
 //!
-//! Files, one job each: `square`, `piece`, `pile`, `moves` (the types);
+//! Files, one job each: `square`, `piece`, `pile`, `moves`, `tile_set`
+//! (the types);
 //! `position` (storage, make and unmake; `position/geometry` reads lines
 //! and rings off it; `position/consistency` checks its redundant state);
 //! `attack` (attacks and check); `connectivity` (the connection rule:
 //! rings and the tile graph); `movegen` (candidates and move lists;
 //! `movegen/legality` settles candidates, `movegen/sampling` numbers them
-//! for random playouts); `hash`; `notation`; `game` (endings); `perft`.
+//! and `movegen/random` picks random turns with them: [`Sampler`], the one
+//! way a playout samples the rules); `hash`; `notation`; `game`
+//! (endings); `perft`.
 //!
 //! Words used in the code with a meaning of their own here:
-//! - **tile slot**, or *slot* in `position`, `attack` and `connectivity`:
-//!   the index (0–15 White, 16–31 Black) of a tile in `Position`'s arrays.
-//!   A set of tiles is a `u32` of slot bits, iterated by `Slots`.
-//! - **step slot**, *slot* in [`StepSlots`] and the playouts: the number
-//!   of one square a tile might step to; a playout picks step slots
-//!   uniformly and tests only the pick.
+//! - **slot**: the index (0–15 White, 16–31 Black) of a tile in
+//!   `Position`'s arrays, and nothing else. A set of tiles is a
+//!   `TileSet`, a bit for each slot.
+//! - **numbered step**, *number* in `movegen/sampling` and
+//!   `movegen/random` (`StepNumbering`): one square a tile might step to,
+//!   numbered so that a random turn can pick numbers uniformly and test
+//!   only the pick.
 //! - **torus, cell**: the table is stored on 64 × 64 cells, square `x,y`
 //!   in cell `(x mod 64, y mod 64)`; exact near the group (see `position`).
 //! - **line**: one of the eight directions from a square (`Line`), along
@@ -29,7 +33,7 @@
 //!   all sixteen at once.
 //! - **candidate**: a move that satisfies everything but the connection
 //!   rule and check; legality is settled per candidate.
-//! - **screen** ([`Screen`]): what a position's candidates need before
+//! - **screen** (`Screen`): what a position's candidates need before
 //!   they are known legal (which movers hold the table together, what
 //!   threatens the king), worked out lazily once per position.
 //! - **shield**: a tile of the side to move alone between its king and an
@@ -42,8 +46,8 @@
 //!   tile may be placed.
 //! - **race**: two floods of the tile graph run by turns from two seeds;
 //!   the first to run out is a whole part, found without the other.
-//! - **struck** (in `search::playout`): the step slots a playout turn has
-//!   tried and found to hold no legal move.
+//! - **struck** (in `movegen/random`): the numbers a random turn has
+//!   tried and found to hold no legal step.
 
 mod attack;
 mod connectivity;
@@ -57,9 +61,10 @@ mod piece;
 mod pile;
 mod position;
 mod square;
+mod tile_set;
 
-pub use game::{kind_name, Ending, Game, GameEnd};
-pub use movegen::{FrontierRows, MoveList, Screen, StepSlots, MAX_MOVES, SLOT_LIMIT};
+pub use game::{kind_name, score_of, white_points, Ending, Game, GameEnd, UNFINISHED_SCORE};
+pub use movegen::{MoveList, Sampler, Turn, MAX_MOVES};
 pub use moves::Move;
 pub use notation::{clip, MoveToken, NotationError, MAX_COUNTER, STARTPOS};
 pub use perft::{divide, perft};

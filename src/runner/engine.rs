@@ -7,16 +7,15 @@
 //! then the whole group is killed, children included. The runner restarts
 //! an engine by dropping it and starting a new one.
 
+use crate::protocol::client::{
+    engine_error, handshake, is_answer, ISREADY, MATCH_HANDSHAKE, QUIT, READYOK, UCINEWGAME,
+};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// How long an engine may take to answer `uci` or `isready`: generous,
-/// since a loaded machine starts processes slowly.
-pub const HANDSHAKE: Duration = Duration::from_secs(20);
 
 /// How long an engine has to exit after `quit` before its process group
 /// is killed.
@@ -143,33 +142,31 @@ impl EngineProcess {
             lines,
             last_error,
         };
-        let fail = |e: EngineFailure, waiting: &str| match e {
-            EngineFailure::Crashed(how) => format!("{who} failed before {waiting}: {how}"),
-            EngineFailure::Silent => format!("{who}: no {waiting} within {HANDSHAKE:?}"),
-        };
-        engine.send("uci").map_err(|e| fail(e, "uciok"))?;
-        engine
-            .wait_for(Instant::now() + HANDSHAKE, |l| l == "uciok")
-            .map_err(|e| fail(e, "uciok"))?;
-        for (name, value) in &spec.options {
-            engine
-                .send(&format!("setoption name {name} value {value}"))
-                .map_err(|e| fail(e, "readyok"))?;
-        }
-        engine.send("isready").map_err(|e| fail(e, "readyok"))?;
-        let deadline = Instant::now() + HANDSHAKE;
-        loop {
-            let line = engine.next_line(deadline).map_err(|e| fail(e, "readyok"))?;
-            if line == "readyok" {
-                return Ok(engine);
+        for step in handshake(&spec.options) {
+            let waiting = step.answer;
+            let fail = |e: EngineFailure| match e {
+                EngineFailure::Crashed(how) => format!("{who} failed before {waiting}: {how}"),
+                EngineFailure::Silent => {
+                    format!("{who}: no {waiting} within {MATCH_HANDSHAKE:?}")
+                }
+            };
+            for line in &step.send {
+                engine.send(line).map_err(fail)?;
             }
-            if let Some(error) = line.strip_prefix("info string error") {
-                return Err(format!(
-                    "{who} refused its options: {}",
-                    error.trim_start_matches(':').trim()
-                ));
+            let deadline = Instant::now() + MATCH_HANDSHAKE;
+            loop {
+                let line = engine.next_line(deadline).map_err(fail)?;
+                if is_answer(&line, waiting) {
+                    break;
+                }
+                // The options are sent in the step that waits for
+                // `readyok`: a refusal comes before it.
+                if let Some(error) = engine_error(&line).filter(|_| waiting == READYOK) {
+                    return Err(format!("{who} refused its options: {error}"));
+                }
             }
         }
+        Ok(engine)
     }
 
     /// Sends one line. A closed pipe means the engine has gone.
@@ -205,7 +202,7 @@ impl EngineProcess {
 
     /// Starts a new game: `ucinewgame`, then [`ready`](Self::ready).
     pub fn new_game(&mut self) -> Result<(), EngineFailure> {
-        self.send("ucinewgame")?;
+        self.send(UCINEWGAME)?;
         self.ready()
     }
 
@@ -213,8 +210,8 @@ impl EngineProcess {
     /// before it: a `bestmove` no `go` asked for (an engine that answers
     /// twice) must not be taken as the answer to the next request.
     pub fn ready(&mut self) -> Result<(), EngineFailure> {
-        self.send("isready")?;
-        self.wait_for(Instant::now() + HANDSHAKE, |l| l == "readyok")
+        self.send(ISREADY)?;
+        self.wait_for(Instant::now() + MATCH_HANDSHAKE, |l| is_answer(l, READYOK))
             .map(|_| ())
     }
 
@@ -252,7 +249,7 @@ impl Drop for EngineProcess {
     /// then kills its process group, so that nothing it started outlives
     /// the match.
     fn drop(&mut self) {
-        let _ = self.send("quit");
+        let _ = self.send(QUIT);
         // The reader stops at its next line, so an engine blocked on a
         // full pipe is unblocked (its writes fail) and can see `quit`.
         let (_, closed) = sync_channel(0);

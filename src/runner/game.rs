@@ -8,6 +8,7 @@
 //! second `bestmove`) is never taken for the answer.
 
 use super::engine::{EngineFailure, EngineProcess};
+use crate::protocol::client::{bestmove, STOP};
 use crate::referee::{GameRecord, Played, Referee, Side};
 use crate::rules::Colour;
 use std::time::{Duration, Instant};
@@ -210,7 +211,7 @@ fn ask(
         None => format!("{limit_ms} ms"),
     };
     let deadline = start + Duration::from_millis(limit_ms);
-    let is_bestmove = |l: &str| l.split_whitespace().next() == Some("bestmove");
+    let is_bestmove = |l: &str| bestmove(l).is_some();
     match engine.wait_for(deadline, is_bestmove) {
         Ok(line) => {
             let ms = start.elapsed().as_millis() as u64;
@@ -221,14 +222,14 @@ fn ask(
                     restart: false,
                 });
             }
-            let token = line.split_whitespace().nth(1).unwrap_or("").to_string();
+            let token = bestmove(&line).unwrap_or("").to_string();
             Ok((token, ms))
         }
         Err(EngineFailure::Silent) if allowed_ms.is_some() => {
             // Over time: the game is lost either way. An engine that
             // still answers `stop` is kept; one that does not is restarted.
             let answered = engine
-                .send("stop")
+                .send(STOP)
                 .and_then(|()| engine.wait_for(Instant::now() + STOP_GRACE, is_bestmove));
             match answered {
                 Ok(_) => Err(Forfeit {

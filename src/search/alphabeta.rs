@@ -121,7 +121,7 @@ impl Bound {
     }
 }
 
-/// One slot of the transposition table.
+/// One stored result of the transposition table.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     key: u64,
@@ -145,8 +145,9 @@ impl Entry {
     }
 }
 
-/// The transposition table: one entry a slot, replaced when the new
-/// result is at least as deep or of another position.
+/// The transposition table: one entry for each value of a key's low bits,
+/// replaced when the new result is at least as deep or of another
+/// position.
 struct Table {
     entries: Vec<Option<Entry>>,
     mask: usize,
@@ -170,9 +171,9 @@ impl Table {
     }
 
     fn store(&mut self, entry: Entry) {
-        let slot = &mut self.entries[entry.key as usize & self.mask];
-        if slot.is_none_or(|old| old.key != entry.key || old.depth <= entry.depth) {
-            *slot = Some(entry);
+        let kept = &mut self.entries[entry.key as usize & self.mask];
+        if kept.is_none_or(|old| old.key != entry.key || old.depth <= entry.depth) {
+            *kept = Some(entry);
         }
     }
 }
@@ -659,20 +660,7 @@ impl<'a> Searcher<'a> {
                 });
             }
         } else {
-            // Only captures are wanted: test the legality of those alone.
-            let mut screen = self.pos.sampling_screen();
-            self.pos.generate_step_candidates(&screen, &mut list);
-            let mut kept = 0;
-            for i in 0..list.len() {
-                let mv = list[i];
-                let Move::Step { to, .. } = mv else { continue };
-                let takes = self.pos.tile_at(to).is_some_and(|t| t.piece.colour != us);
-                if takes && self.pos.candidate_is_legal(mv, &mut screen) {
-                    list[kept] = mv;
-                    kept += 1;
-                }
-            }
-            list.truncate(kept);
+            self.pos.generate_captures(&mut list);
         }
         let mut best = -INFINITY;
         if in_check {

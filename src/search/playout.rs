@@ -1,23 +1,17 @@
-//! Uniformly random games: the playouts of Monte Carlo search and the
-//! engine's speed benchmark.
+//! Random games: the playouts of Monte Carlo search and the engine's
+//! speed benchmark.
 //!
-//! A turn picks uniformly among the legal moves of the tiles on the table
-//! plus one option "draw" (while the pile is not empty). A draw takes a
-//! uniformly random tile of the pile and places it on a uniformly random
-//! legal square; a drawn tile that cannot be placed ends the game as
-//! RULES.md section 5 says.
-//!
-//! Only the picked move is tested: the candidates are a cheap superset of
-//! the legal moves, a pick that fails its test is struck out and the pick
-//! repeated. The result is uniform over the legal moves, at the cost of one
-//! test per pick instead of one per candidate.
+//! A turn is picked by the rules' [`Sampler`]: uniformly among the legal
+//! moves of the tiles on the table plus one option "draw" (while the pile
+//! is not empty), or trying the most valuable captures first. A drawn
+//! tile that cannot be placed ends the game as RULES.md section 5 says.
 
 use super::eval::value;
-use crate::rules::{
-    Ending, GameEnd, Kind, Move, MoveList, Piece, Position, Screen, Square, StepSlots, SLOT_LIMIT,
-};
+use crate::rules::{Ending, GameEnd, Move, Position, Sampler};
 use arrayvec::ArrayVec;
 use rand::Rng;
+
+pub use crate::rules::Turn;
 
 /// How a playout ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,17 +20,6 @@ pub struct Playout {
     pub end: Option<GameEnd>,
     /// Turns played.
     pub plies: u32,
-}
-
-/// What a random turn came to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Turn {
-    /// A legal move: a piece move, or the placement of a drawn tile.
-    Play(Move),
-    /// The side drew a tile of this kind and cannot place it.
-    Stuck(Kind),
-    /// The pile is empty and no tile can move.
-    NoMove,
 }
 
 /// How a playout chooses its turns.
@@ -82,207 +65,39 @@ pub fn random_turn(pos: &mut Position, rng: &mut impl Rng) -> Turn {
 
 /// Picks a turn for the side to move by `policy`.
 pub fn turn(pos: &mut Position, rng: &mut impl Rng, policy: Policy) -> Turn {
-    let mut slots = StepSlots::EMPTY;
-    turn_numbered_in(pos, rng, policy, &mut slots)
+    turn_by(pos, rng, policy, &mut Sampler::new())
 }
 
-/// [`turn`], numbering the slots over `slots`: a playout numbers all its
-/// turns' slots over one numbering, not a fresh one a turn.
+/// [`turn`] with `sampler`: a playout picks all its turns with one.
 #[inline(always)]
-fn turn_numbered_in(
-    pos: &mut Position,
-    rng: &mut impl Rng,
-    policy: Policy,
-    slots: &mut StepSlots,
-) -> Turn {
-    let us = pos.side_to_move();
-    let pile = pos.pile(us);
-    // What the picks below learn about the position (which tiles hold
-    // the table together, the king's attackers) serves them all.
-    let mut screen = pos.sampling_screen();
-    if policy == Policy::Uniform {
-        pos.number_step_slots(&screen, slots);
-        if slots.len() < SLOT_LIMIT {
-            return uniform_turn(pos, rng, slots, &mut screen);
-        }
-        // More slots than a real position has (see `SLOT_LIMIT`): list the
-        // candidates instead.
+fn turn_by<R: Rng>(pos: &mut Position, rng: &mut R, policy: Policy, sampler: &mut Sampler) -> Turn {
+    match policy {
+        Policy::Uniform => sampler.uniform_turn(pos, rng),
+        Policy::Captures => sampler.turn_trying_first(pos, rng, most_valuable_captures),
     }
-    let mut list = MoveList::new();
-    pos.generate_step_candidates(&screen, &mut list);
-    if policy == Policy::Captures {
-        // Victims by value, most valuable first; a random offset breaks
-        // ties without favouring the order of generation.
-        let mut captures: ArrayVec<(i32, usize), 64> = ArrayVec::new();
-        for (i, mv) in list.iter().enumerate() {
-            if let Move::Step { to, .. } = *mv {
-                if let Some(victim) = pos.tile_at(to) {
-                    if captures.is_full() {
-                        break;
-                    }
-                    captures.push((value(victim.piece.kind) * 64 + rng.gen_range(0..64), i));
+}
+
+/// The captures among `candidates` (up to 64 of them), most valuable
+/// victim first; a random offset breaks ties without favouring the order
+/// of generation.
+fn most_valuable_captures<R: Rng>(
+    pos: &Position,
+    candidates: &[Move],
+    rng: &mut R,
+) -> impl Iterator<Item = usize> {
+    let mut captures: ArrayVec<(i32, usize), 64> = ArrayVec::new();
+    for (i, mv) in candidates.iter().enumerate() {
+        if let Move::Step { to, .. } = *mv {
+            if let Some(victim) = pos.tile_at(to) {
+                if captures.is_full() {
+                    break;
                 }
-            }
-        }
-        captures.sort_unstable_by_key(|&(v, _)| std::cmp::Reverse(v));
-        for &(_, i) in &captures {
-            if pos.candidate_is_legal(list[i], &mut screen) {
-                return Turn::Play(list[i]);
+                captures.push((value(victim.piece.kind) * 64 + rng.gen_range(0..64), i));
             }
         }
     }
-    let draw = usize::from(!pile.is_empty());
-    loop {
-        if list.is_empty() && draw == 0 {
-            return Turn::NoMove;
-        }
-        let pick = rng.gen_range(0..list.len() + draw);
-        if pick == list.len() {
-            break;
-        }
-        if pos.candidate_is_legal(list[pick], &mut screen) {
-            return Turn::Play(list[pick]);
-        }
-        list.swap_remove(pick);
-    }
-    place(pos, rng, &mut screen)
-}
-
-/// The slots a uniform turn has tested and found to hold no legal move.
-struct Struck {
-    words: [u64; SLOT_LIMIT as usize / 64],
-    count: u32,
-}
-
-impl Struck {
-    fn new() -> Struck {
-        Struck {
-            words: [0; SLOT_LIMIT as usize / 64],
-            count: 0,
-        }
-    }
-
-    fn contains(&self, slot: u32) -> bool {
-        self.words[slot as usize / 64] & (1 << (slot % 64)) != 0
-    }
-
-    fn insert(&mut self, slot: u32) {
-        self.words[slot as usize / 64] |= 1 << (slot % 64);
-        self.count += 1;
-    }
-}
-
-/// A uniform turn over the numbered `slots` (fewer than [`SLOT_LIMIT`]) and
-/// "draw": every legal move has one slot, so picking slots until one
-/// holds a legal move picks uniformly. Listing the candidates costs more
-/// than the few picks most turns need.
-///
-/// A slot found to hold nothing is struck out and never tested again:
-/// each pick is uniform over the slots not yet struck out, which still
-/// hold every legal move. Once most slots are struck out, the rest are
-/// listed and picked without replacement, so that a turn with few legal
-/// moves tests each slot at most once.
-fn uniform_turn(
-    pos: &mut Position,
-    rng: &mut impl Rng,
-    slots: &StepSlots,
-    screen: &mut Screen,
-) -> Turn {
-    let draw = slots.len();
-    let options = draw + u32::from(!pos.pile(pos.side_to_move()).is_empty());
-    let mut struck = Struck::new();
-    // With no options the loop never draws: `below` needs a bound above 0.
-    while 2 * struck.count < options {
-        let pick = below(rng, options);
-        if pick == draw {
-            return place(pos, rng, screen);
-        }
-        if struck.contains(pick) {
-            continue;
-        }
-        match pos.slot_move(slots, screen, pick) {
-            Some(mv) => return Turn::Play(mv),
-            None => struck.insert(pick),
-        }
-    }
-    // Listed with no branch on whether each slot is struck out: the
-    // answers follow no pattern, so a filter would be mispredicted.
-    let mut open = [0u16; SLOT_LIMIT as usize];
-    let mut left = 0;
-    for i in 0..options {
-        open[left] = i as u16;
-        left += usize::from(!struck.contains(i));
-    }
-    while left > 0 {
-        let k = below(rng, left as u32) as usize;
-        let pick = u32::from(open[k]);
-        left -= 1;
-        open[k] = open[left];
-        if pick == draw {
-            return place(pos, rng, screen);
-        }
-        if let Some(mv) = pos.slot_move(slots, screen, pick) {
-            return Turn::Play(mv);
-        }
-    }
-    Turn::NoMove
-}
-
-/// A uniformly random number below `n`, which is not 0, by Lemire's
-/// nearly divisionless method: the high half of a random word times `n`,
-/// redrawn in the rare case (below `n` in 2^32) that it would favour some
-/// numbers. A turn sets up a range or two and mostly draws once from
-/// each, so a method that divides once per range, or redraws often, would
-/// cost more than the draws.
-#[inline(always)]
-fn below(rng: &mut impl Rng, n: u32) -> u32 {
-    let mut product = u64::from(rng.next_u32()) * u64::from(n);
-    if (product as u32) < n {
-        // The low words below 2^32 mod n would give some numbers one
-        // word more than others.
-        let threshold = n.wrapping_neg() % n;
-        while (product as u32) < threshold {
-            product = u64::from(rng.next_u32()) * u64::from(n);
-        }
-    }
-    (product >> 32) as u32
-}
-
-/// Draws a uniformly random tile of the side to move's pile, which is not
-/// empty, and places it on a uniformly random legal square.
-fn place(pos: &mut Position, rng: &mut impl Rng, screen: &mut Screen) -> Turn {
-    let us = pos.side_to_move();
-    let pile = pos.pile(us);
-    let kind = pile.nth(below(rng, pile.len()));
-    let piece = Piece::new(us, kind);
-    // The first pick from the squares counted, not listed: nearly always
-    // legal.
-    let frontier = pos.frontier_rows(screen);
-    if frontier.is_empty() {
-        return Turn::Stuck(kind);
-    }
-    let first = below(rng, frontier.len()) as usize;
-    let mv = Move::Place {
-        piece,
-        to: frontier.square(first as u32),
-    };
-    if pos.candidate_is_legal(mv, screen) {
-        return Turn::Play(mv);
-    }
-    let mut squares: ArrayVec<Square, 256> = frontier.squares().collect();
-    squares.swap_remove(first);
-    while !squares.is_empty() {
-        let pick = below(rng, squares.len() as u32) as usize;
-        let mv = Move::Place {
-            piece,
-            to: squares[pick],
-        };
-        if pos.candidate_is_legal(mv, screen) {
-            return Turn::Play(mv);
-        }
-        squares.swap_remove(pick);
-    }
-    Turn::Stuck(kind)
+    captures.sort_unstable_by_key(|&(v, _)| std::cmp::Reverse(v));
+    captures.into_iter().map(|(_, i)| i)
 }
 
 /// The keys of the positions since the last irreversible turn, where a
@@ -333,9 +148,9 @@ pub fn random_playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32) ->
 pub fn playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32, policy: Policy) -> Playout {
     let mut keys = Keys::default();
     keys.push(pos.hash());
-    let mut slots = StepSlots::EMPTY;
+    let mut sampler = Sampler::new();
     for plies in 0..max_plies {
-        let mv = match turn_numbered_in(pos, rng, policy, &mut slots) {
+        let mv = match turn_by(pos, rng, policy, &mut sampler) {
             Turn::Play(mv) => mv,
             // The turn has tried every option: the ending needs no
             // search again.
@@ -462,10 +277,10 @@ mod tests {
         }
     }
 
-    /// Where most slots hold nothing, a turn strikes out slots until it
+    /// Where most numbered steps hold nothing, a turn strikes them out until it
     /// lists the rest: still uniform.
     #[test]
-    fn turns_are_uniform_where_few_slots_hold_moves() {
+    fn turns_are_uniform_where_few_numbered_steps_hold_moves() {
         for position in [
             // 3 steps and "draw".
             "Q-5,6/b-4,5/P-3,4*/K-4,3/R-2,3/P-1,3/p-3,2/r0,2/n-1,1/N0,0/q0,-1/R-1,-2/N-2,-3/p-3,-4* \
@@ -479,64 +294,6 @@ mod tests {
         ] {
             check_uniform(position);
         }
-    }
-
-    /// The sampling path (candidates tried one by one, holding tiles found
-    /// by a flood per mover) accepts exactly the legal piece moves, in
-    /// every position of many random games.
-    #[test]
-    fn sampled_candidates_agree_with_legal_generation() {
-        let positions = each_position_of_random_games(21, 120, |pos, _| {
-            let mut candidates = MoveList::new();
-            let mut screen = pos.sampling_screen();
-            pos.generate_step_candidates(&screen, &mut candidates);
-            let mut accepted: Vec<Move> = candidates
-                .iter()
-                .copied()
-                .filter(|&mv| pos.candidate_is_legal(mv, &mut screen))
-                .collect();
-            let mut legal = MoveList::new();
-            pos.generate_steps(&mut legal);
-            let mut legal: Vec<Move> = legal.to_vec();
-            accepted.sort();
-            legal.sort();
-            assert_eq!(accepted, legal, "in {pos}");
-        });
-        assert!(positions > 10_000, "{positions}");
-    }
-
-    /// Every candidate has exactly one slot and every other slot holds
-    /// nothing, and the slots' legal moves are the legal piece moves, in
-    /// every position of many random games: so a uniform pick of a slot
-    /// holding a legal move is a uniform pick of a legal move.
-    #[test]
-    fn slots_number_each_candidate_once() {
-        let positions = each_position_of_random_games(41, 120, |pos, _| {
-            let mut candidates = MoveList::new();
-            let screen = pos.sampling_screen();
-            pos.generate_step_candidates(&screen, &mut candidates);
-            let slots = pos.step_slots(&screen);
-            let mut numbered: Vec<Move> = (0..slots.len())
-                .filter_map(|i| pos.slot_candidate(&slots, &screen, i))
-                .collect();
-            let mut candidates = candidates.to_vec();
-            numbered.sort();
-            candidates.sort();
-            assert_eq!(numbered, candidates, "in {pos}");
-            // And the moves the slots hold, each tested as a pick tests
-            // it, are the legal ones.
-            let mut screen = pos.sampling_screen();
-            let mut picked: Vec<Move> = (0..slots.len())
-                .filter_map(|i| pos.slot_move(&slots, &mut screen, i))
-                .collect();
-            let mut legal = MoveList::new();
-            pos.generate_steps(&mut legal);
-            let mut legal = legal.to_vec();
-            picked.sort();
-            legal.sort();
-            assert_eq!(picked, legal, "in {pos}");
-        });
-        assert!(positions > 10_000, "{positions}");
     }
 
     /// `Policy::Captures` takes a most valuable legal capture whenever
@@ -568,24 +325,6 @@ mod tests {
             }
         });
         assert!(with_captures > 500, "{with_captures}");
-    }
-
-    /// `below` redraws a word that would favour some numbers: with
-    /// n = 3, the word 0 is one of 2^32 mod 3 = 1 such words, and the next
-    /// word, 2^31, gives 3 · 2^31 / 2^32 = 1. Every number is reached.
-    #[test]
-    fn below_is_uniform() {
-        let mut words = rand::rngs::mock::StepRng::new(0, 1 << 31);
-        assert_eq!(below(&mut words, 3), 1);
-        let mut rng = ChaCha8Rng::seed_from_u64(5);
-        let mut counts = [0; 7];
-        for _ in 0..7000 {
-            counts[below(&mut rng, 7) as usize] += 1;
-        }
-        assert!(
-            counts.iter().all(|&c| (850..1150).contains(&c)),
-            "{counts:?}"
-        );
     }
 
     /// The filter in front of the keys hides no occurrence: keys that

@@ -23,8 +23,9 @@ use crate::rules::connectivity::{
 };
 use crate::rules::moves::Move;
 use crate::rules::piece::Kind;
-use crate::rules::position::{line_towards, Position, Slots, NO_SLOT};
+use crate::rules::position::{line_towards, Position, NO_SLOT};
 use crate::rules::square::Square;
+use crate::rules::tile_set::TileSet;
 use arrayvec::ArrayVec;
 
 /// What a position's candidates need before they are known legal: which
@@ -32,7 +33,7 @@ use arrayvec::ArrayVec;
 /// once per position, and each part only when a candidate first needs it,
 /// it settles nearly every candidate without trying it on the table.
 #[derive(Clone, Debug)]
-pub struct Screen {
+pub(super) struct Screen {
     pub(super) reach: Reach,
     /// The slot of the side to move's king, or `NO_SLOT` while it is in
     /// the pile.
@@ -40,13 +41,13 @@ pub struct Screen {
     /// The tiles that hold the table together (articulation points): their
     /// captures are illegal and their other moves must join the table
     /// again. `None` until a candidate needs it.
-    holding: Option<u32>,
+    holding: Option<TileSet>,
     /// The side to move's tiles alone between its king and an enemy
     /// slider: moving one could open the line. `None` until needed.
-    shields: Option<u32>,
+    shields: Option<TileSet>,
     /// The enemy tiles that attack the king by movement now. `None` until
     /// a candidate needs it.
-    attackers: Option<u32>,
+    attackers: Option<TileSet>,
     /// Their shapes, once a candidate has needed them.
     shapes: ArrayVec<Attacker, 16>,
     shapes_known: bool,
@@ -54,11 +55,11 @@ pub struct Screen {
     /// parts the table falls into without it. A tile holding the table
     /// together must join them all again. A list, not a table by slot: a
     /// turn needs few, and a table would be cleared every turn.
-    parts: ArrayVec<[u32; 4], 16>,
+    parts: ArrayVec<[TileSet; 4], 16>,
     /// The slots whose parts are in the list, and where each is (meant
     /// only for those): one bit test finds a tile's parts, with no search
     /// of the list whose end the processor would mispredict.
-    parts_known: u32,
+    parts_known: TileSet,
     parts_at: [u8; 32],
     /// Candidates are tried a few at a time, not all of them.
     sampling: bool,
@@ -78,10 +79,10 @@ struct Attacker {
     /// when, on a table without holes, it holds the table together (its
     /// parts are the groups of the tiles around it, two at least): they
     /// are flooded only if a candidate's destination might join them.
-    parts: ArrayVec<u32, 4>,
+    parts: ArrayVec<TileSet, 4>,
     /// With one part: the tiles that hold that part together, or `None`
     /// when that part has no holes, so that the ring test tells them.
-    holding: Option<u32>,
+    holding: Option<TileSet>,
 }
 
 impl Attacker {
@@ -111,15 +112,15 @@ impl Attacker {
         &self,
         mover: Option<usize>,
         holds: impl Fn(usize) -> bool,
-        neighbours: u32,
+        neighbours: TileSet,
         capture: bool,
     ) -> Option<bool> {
-        let touching = neighbours & !(1 << self.slot);
+        let touching = neighbours.without(self.slot);
         let Some(m) = mover else {
             // A placement adds a tile: it must touch every part.
-            return Some(self.parts.iter().all(|&p| p & touching != 0));
+            return Some(self.parts.iter().all(|&p| !(p & touching).is_empty()));
         };
-        let bit = 1 << m;
+        let bit = TileSet::one(m);
         if capture {
             // The occupied squares become the old ones less the mover's.
             return Some(match self.parts[..] {
@@ -129,15 +130,19 @@ impl Attacker {
             });
         }
         if self.parts.len() == 1 {
-            return (!holds(m)).then_some(touching != 0);
+            return (!holds(m)).then_some(!touching.is_empty());
         }
         let own = self
             .parts
             .iter()
             .copied()
-            .find(|&p| p & bit != 0)
-            .unwrap_or(0);
-        if self.parts.iter().any(|&p| p != own && p & touching == 0) {
+            .find(|&p| p.contains(m))
+            .unwrap_or(TileSet::EMPTY);
+        if self
+            .parts
+            .iter()
+            .any(|&p| p != own && (p & touching).is_empty())
+        {
             return Some(false);
         }
         (own == bit).then_some(true)
@@ -146,10 +151,10 @@ impl Attacker {
 
 impl Position {
     /// The [`Screen`] for trying candidates a few at a time, as random
-    /// playouts do: with [`Position::step_slots`] and
-    /// [`Position::slot_candidate`], or after
+    /// playouts do: with [`Position::number_steps`] and
+    /// [`Position::numbered_move`], or after
     /// [`Position::generate_step_candidates`].
-    pub fn sampling_screen(&self) -> Screen {
+    pub(super) fn sampling_screen(&self) -> Screen {
         let mut screen = self.screen();
         screen.sampling = true;
         screen
@@ -158,7 +163,7 @@ impl Position {
     /// True when `mv`, a candidate of this position under `screen` (a step
     /// from [`Position::generate_step_candidates`], or a placement of a
     /// tile of the pile on a square touching the table), is legal.
-    pub fn candidate_is_legal(&mut self, mv: Move, screen: &mut Screen) -> bool {
+    pub(super) fn candidate_is_legal(&mut self, mv: Move, screen: &mut Screen) -> bool {
         match mv {
             Move::Step { from, to } => {
                 let slot = self.cell_slot(from) as usize;
@@ -191,7 +196,6 @@ impl Position {
         landing: Landing,
         screen: &mut Screen,
     ) -> bool {
-        let bit = 1 << slot;
         // The ring test clears most movers, and on a table without holes
         // it settles the rest. Otherwise a playout, which tries a few
         // candidates, floods per mover; generating every move, one
@@ -201,13 +205,12 @@ impl Position {
             && if self.without_holes() {
                 true
             } else if screen.sampling {
-                self.parts_of(slot, screen)[1] != 0
+                !self.parts_of(slot, screen)[1].is_empty()
             } else {
-                *screen
+                screen
                     .holding
-                    .get_or_insert_with(|| self.articulation_points(0))
-                    & bit
-                    != 0
+                    .get_or_insert_with(|| self.articulation_points(TileSet::EMPTY))
+                    .contains(slot)
             };
         if holds {
             // The mover holds the table together: it may not capture,
@@ -231,7 +234,7 @@ impl Position {
         // Only a tile on a line through the king can shield it.
         let exposes = screen.king != NO_SLOT
             && on_a_line(from, self.square_of(screen.king as usize))
-            && self.shields_of(screen) & bit != 0;
+            && self.shields_of(screen).contains(slot);
         if exposes {
             return self.survives(mv);
         }
@@ -255,7 +258,7 @@ impl Position {
         capture: bool,
         screen: &mut Screen,
     ) -> bool {
-        if self.attackers_of_king(screen) == 0 {
+        if self.attackers_of_king(screen).is_empty() {
             return true;
         }
         if !screen.shapes_known {
@@ -263,7 +266,7 @@ impl Position {
         }
         let mut neighbours = self.neighbour_slots(to);
         if let Some(m) = mover {
-            neighbours &= !(1 << m);
+            neighbours.remove(m);
         }
         let captured = if capture {
             self.cell_slot(to) as usize
@@ -280,8 +283,9 @@ impl Position {
                 // lie in one part, and every other part must be the mover
                 // alone, as only it leaves. A capture removes the mover
                 // too.
-                let (a, bit) = (attacker.square, 1 << attacker.slot);
-                let alone = mover.is_some_and(|m| self.adjacent(m) & !bit == 0);
+                let a = attacker.square;
+                let alone =
+                    mover.is_some_and(|m| self.adjacent(m).without(attacker.slot).is_empty());
                 let around = match mover {
                     Some(m) => self.ring_besides(to, self.square_of(m)),
                     None => self.ring(to) & !CENTRE,
@@ -305,7 +309,7 @@ impl Position {
 
     /// Computes the [`Screen`] of the side to move: the cheap parts now,
     /// the rest when a candidate needs them.
-    pub fn screen(&self) -> Screen {
+    pub(super) fn screen(&self) -> Screen {
         Screen {
             reach: self.reach(),
             king: self.king_slot(self.side_to_move()),
@@ -315,7 +319,7 @@ impl Position {
             shapes: ArrayVec::new(),
             shapes_known: false,
             parts: ArrayVec::new(),
-            parts_known: 0,
+            parts_known: TileSet::EMPTY,
             parts_at: [0; 32],
             sampling: false,
         }
@@ -332,40 +336,40 @@ impl Position {
         if touches_every_group(ring, near) {
             return true;
         }
-        let touching = self.neighbour_slots(to) & !(1 << slot);
+        let touching = self.neighbour_slots(to).without(slot);
         self.parts_of(slot, screen)
             .iter()
-            .all(|&p| p == 0 || p & touching != 0)
+            .all(|&p| p.is_empty() || !(p & touching).is_empty())
     }
 
     /// The parts the table falls into without the side to move's tile in
     /// `slot` (one part when it holds nothing together), zero-padded.
-    fn parts_of(&self, slot: usize, screen: &mut Screen) -> [u32; 4] {
-        if screen.parts_known & (1 << slot) != 0 {
+    fn parts_of(&self, slot: usize, screen: &mut Screen) -> [TileSet; 4] {
+        if screen.parts_known.contains(slot) {
             return screen.parts[usize::from(screen.parts_at[slot])];
         }
-        let mut parts = [0; 4];
+        let mut parts = [TileSet::EMPTY; 4];
         for (part, found) in parts.iter_mut().zip(self.parts_without(slot)) {
             *part = found;
         }
-        screen.parts_known |= 1 << slot;
+        screen.parts_known.insert(slot);
         screen.parts_at[slot] = screen.parts.len() as u8;
         screen.parts.push(parts);
         parts
     }
 
     /// The screen's attackers of the king, found when first needed.
-    fn attackers_of_king(&self, screen: &mut Screen) -> u32 {
+    fn attackers_of_king(&self, screen: &mut Screen) -> TileSet {
         *screen.attackers.get_or_insert_with(|| {
             if screen.king == NO_SLOT {
-                0
+                TileSet::EMPTY
             } else {
                 self.attackers_of(screen.king as usize)
             }
         })
     }
 
-    fn shields_of(&self, screen: &mut Screen) -> u32 {
+    fn shields_of(&self, screen: &mut Screen) -> TileSet {
         *screen
             .shields
             .get_or_insert_with(|| self.shields(self.square_of(screen.king as usize)))
@@ -374,7 +378,7 @@ impl Position {
     /// Works out the shape of the table without each attacker.
     fn shape_attackers(&self, screen: &mut Screen) {
         let target = self.square_of(screen.king as usize);
-        for slot in Slots(self.attackers_of_king(screen)) {
+        for slot in self.attackers_of_king(screen) {
             let square = self.square_of(slot);
             let (dx, dy) = (target.x - square.x, target.y - square.y);
             let slider = matches!(self.kind_of(slot), Kind::Queen | Kind::Rook | Kind::Bishop);
@@ -385,18 +389,18 @@ impl Position {
             // holes, only a flood tells.
             let ring = self.ring(square);
             let parts = if ring_connected(ring) {
-                ArrayVec::from_iter([self.present() & !(1 << slot)])
+                ArrayVec::from_iter([self.present().without(slot)])
             } else if self.without_holes() {
                 ArrayVec::new()
             } else {
                 self.parts_without(slot)
             };
             let holding = if parts.len() != 1 {
-                Some(0)
+                Some(TileSet::EMPTY)
             } else if self.without_holes_less(square) {
                 None
             } else {
-                Some(self.articulation_points(1 << slot))
+                Some(self.articulation_points(TileSet::one(slot)))
             };
             screen.shapes.push(Attacker {
                 slot,
@@ -418,7 +422,7 @@ impl Position {
     /// `attacker`, which is one part, together.
     fn holds_without(&self, attacker: &Attacker, slot: usize) -> bool {
         match attacker.holding {
-            Some(holding) => holding & (1 << slot) != 0,
+            Some(holding) => holding.contains(slot),
             None => {
                 let from = self.square_of(slot);
                 let (dx, dy) = (attacker.square.x - from.x, attacker.square.y - from.y);
@@ -430,9 +434,9 @@ impl Position {
     /// The side to move's tiles that stand alone between its king on
     /// `king` and an enemy slider: moving one could open the line. Only
     /// the lines an enemy slider rides towards the king are read.
-    fn shields(&self, king: Square) -> u32 {
-        let mut shields = 0;
-        for slider in Slots(self.aligned_sliders(self.side_to_move().opposite(), king)) {
+    fn shields(&self, king: Square) -> TileSet {
+        let mut shields = TileSet::EMPTY;
+        for slider in self.aligned_sliders(self.side_to_move().opposite(), king) {
             let square = self.square_of(slider);
             let (dx, dy) = (square.x - king.x, square.y - king.y);
             let line = line_towards(king, square);
@@ -450,7 +454,7 @@ impl Position {
             if Self::colour_of(shield) == self.side_to_move()
                 && d + self.blocker_distance(between, line) == distance
             {
-                shields |= 1 << shield;
+                shields.insert(shield);
             }
         }
         shields
@@ -475,7 +479,7 @@ impl Position {
     /// where nothing attacks, or where the table has no holes.
     fn king_step_is_safe(&mut self, from: Square, to: Square) -> bool {
         let attackers = self.attackers_after_king_step(from, to);
-        if attackers == 0 {
+        if attackers.is_empty() {
             return true;
         }
         if !self.without_holes_after_step(from, to) {
@@ -483,7 +487,7 @@ impl Position {
         }
         // Without holes, an attacker's capture keeps the table together
         // exactly when the tiles around the attacker hold together.
-        Slots(attackers).all(|a| {
+        attackers.into_iter().all(|a| {
             let s = self.square_of(a);
             let ring = self.ring(s) & !ring_bit_if_within(from.x - s.x, from.y - s.y)
                 | ring_bit_if_within(to.x - s.x, to.y - s.y);

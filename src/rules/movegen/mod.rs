@@ -2,21 +2,23 @@
 //! destination touches some other tile (captures always) and the
 //! placements beside the table, listed here and settled one by one by
 //! `legality`; `sampling` numbers them for random playouts, which test
-//! only the candidate they pick.
+//! only the candidate they pick, and `random` picks those turns.
 
 use super::connectivity::Ring;
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
-use super::position::{colour_mask, Position, Slots, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+use super::position::{Position, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
 use super::square::{Square, COORD_LIMIT};
+use super::tile_set::TileSet;
 use arrayvec::ArrayVec;
 
 mod legality;
+mod random;
 mod sampling;
 
-pub use legality::Screen;
-pub use sampling::{FrontierRows, StepSlots, SLOT_LIMIT};
+use legality::Screen;
+pub use random::{Sampler, Turn};
 
 /// An upper bound on the legal moves of any position: at most 6 kinds ×
 /// 128 squares around 31 tiles, plus the piece moves of 16 tiles.
@@ -196,18 +198,41 @@ impl Position {
         list.truncate(kept);
     }
 
+    /// Appends the legal captures of the side to move's tiles to `list`, in
+    /// the order [`Position::generate_steps`] lists them: for a search
+    /// that wants the captures alone, and need not test the other moves.
+    pub fn generate_captures(&mut self, list: &mut MoveList) {
+        let us = self.side_to_move();
+        // A few candidates are tested: flooding per mover is cheaper than
+        // one search of the whole table.
+        let mut screen = self.sampling_screen();
+        let start = list.len();
+        self.generate_step_candidates(&screen, list);
+        let mut kept = start;
+        for i in start..list.len() {
+            let mv = list[i];
+            let Move::Step { to, .. } = mv else { continue };
+            let takes = self.tile_at(to).is_some_and(|t| t.piece.colour != us);
+            if takes && self.candidate_is_legal(mv, &mut screen) {
+                list[kept] = mv;
+                kept += 1;
+            }
+        }
+        list.truncate(kept);
+    }
+
     /// Appends the candidate moves of the side to move's tiles to `list`:
     /// a superset of the legal ones that [`Position::candidate_is_legal`]
     /// settles one by one under `screen`, this position's
     /// [`Position::sampling_screen`]. Random playouts test only the move
     /// they pick.
-    pub fn generate_step_candidates(&self, screen: &Screen, list: &mut MoveList) {
+    fn generate_step_candidates(&self, screen: &Screen, list: &mut MoveList) {
         let us = self.side_to_move();
         let area = Area {
             reach: screen.reach,
             touch: self.touch(screen.reach),
         };
-        for slot in Slots(self.present() & colour_mask(us)) {
+        for slot in self.present() & TileSet::colour(us) {
             let from = self.square_of(slot);
             match self.kind_of(slot) {
                 Kind::Queen => {

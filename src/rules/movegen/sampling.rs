@@ -1,5 +1,5 @@
 //! Candidates by number, for random playouts: the moves by movement as
-//! numbered step slots ([`StepSlots`]) and the placement squares as
+//! numbered steps ([`StepNumbering`]) and the placement squares as
 //! numbered frontier squares ([`FrontierRows`]), counted with a few bit
 //! operations and never listed, so that a uniform pick costs one decode
 //! and one legality test.
@@ -7,97 +7,93 @@
 use super::{Landing, Reach, Screen};
 use crate::rules::moves::Move;
 use crate::rules::piece::Kind;
-use crate::rules::position::{Line, Position, Slots, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+use crate::rules::position::{Line, Position, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
 use crate::rules::square::Square;
 
-/// The moves by movement of the side to move's tiles as numbered slots:
+/// The moves by movement of the side to move's tiles as numbered steps:
 /// every candidate of [`Position::generate_step_candidates`] has exactly
-/// one slot, and every other slot holds nothing.
+/// one number, and every other number holds nothing.
 ///
-/// A slot is one square a tile might reach (see `steps` below). Counting
-/// them takes a few bit operations per line, so a playout can pick a slot
-/// uniformly, see whether it holds a candidate, and pick again if not: a
-/// uniform pick over the candidates without listing them.
+/// A number stands for one square a tile might step to (see `steps`
+/// below). Counting them takes a few bit operations per line, so a
+/// playout can pick a number uniformly, see whether it holds a
+/// candidate, and pick again if not: a uniform pick over the candidates
+/// without listing them.
 ///
-/// The side's tiles are numbered `0..16` in the order of their slots;
-/// `tiles` and `steps` have an entry per slot, the other arrays one per
-/// tile.
+/// The side's tiles are counted `0..16` in the order their steps are
+/// numbered; `tiles` and `steps` have an entry per number, the other
+/// arrays one per tile.
 #[derive(Clone, Debug)]
-pub struct StepSlots {
-    /// The number of each tile's first slot; `i16::MAX` past the last
-    /// tile (a side has fewer than [`SLOT_LIMIT`] slots).
+pub(super) struct StepNumbering {
+    /// The number of each tile's first step; `i16::MAX` past the last
+    /// tile (a side has fewer than [`STEP_LIMIT`] steps).
     starts: [i16; 16],
-    /// The tile of each slot: one load on the way from the random number
+    /// The tile of each number: one load on the way from the random number
     /// to the move, with no comparison of the starts.
     /// Each tile writes its number 32 entries at a time from its start,
     /// one vector store each, and the next tile over the overhang; only
-    /// the entries below the count of slots mean anything.
+    /// the entries below the count of steps mean anything.
     tiles: [u8; TILE_TABLE],
-    /// The step of each slot from its tile's square, written as `tiles`
+    /// The step of each number from its tile's square, written as `tiles`
     /// is: for a slider, line by line, each square up to the first tile
     /// or the last square beside a tile (one past the coordinate limit
-    /// at most, a slot that holds nothing); a king's or knight's 8
+    /// at most, a number that holds nothing); a king's or knight's 8
     /// squares; a pawn's steps ahead onto empty squares up to the last
     /// beside a tile, then its captures. Read by the pick, it leaves no
     /// line to find and no kind to ask.
     steps: [[i8; 2]; TILE_TABLE],
     /// Each tile's slot in the position.
-    slots: [u8; 16],
+    tile_slots: [u8; 16],
     total: u32,
 }
 
-impl StepSlots {
-    /// No slots: the numbering before any tile is numbered.
-    pub const EMPTY: StepSlots = StepSlots {
+impl StepNumbering {
+    /// No steps: the numbering before any tile is numbered.
+    pub(super) const EMPTY: StepNumbering = StepNumbering {
         starts: [i16::MAX; 16],
         tiles: [0; TILE_TABLE],
         steps: [[0; 2]; TILE_TABLE],
-        slots: [0; 16],
+        tile_slots: [0; 16],
         total: 0,
     };
 
-    /// How many slots there are.
-    pub fn len(&self) -> u32 {
+    /// How many steps are numbered.
+    pub(super) fn len(&self) -> u32 {
         self.total
-    }
-
-    /// True when there are no slots: no tile of the side can move.
-    pub fn is_empty(&self) -> bool {
-        self.total == 0
     }
 }
 
 impl Position {
-    /// Numbers the slots of the side to move's tiles (see [`StepSlots`])
+    /// Numbers the steps of the side to move's tiles (see [`StepNumbering`])
     /// within `screen`'s reach.
-    #[inline]
-    pub fn step_slots(&self, screen: &Screen) -> StepSlots {
-        let mut numbering = StepSlots::EMPTY;
-        self.number_step_slots(screen, &mut numbering);
+    #[cfg(test)]
+    pub(super) fn numbered_steps(&self, screen: &Screen) -> StepNumbering {
+        let mut numbering = StepNumbering::EMPTY;
+        self.number_steps(screen, &mut numbering);
         numbering
     }
 
-    /// [`Position::step_slots`], written over `numbering` in place.
+    /// [`Position::numbered_steps`], written over `numbering` in place.
     ///
     /// For the playouts, which number every turn over one numbering: a
     /// fresh one would clear its table of tiles each turn, and one
     /// returned by value is copied by wide loads of fields just written
     /// narrow, which wait for the stores before the first pick.
     #[inline]
-    pub fn number_step_slots(&self, screen: &Screen, numbering: &mut StepSlots) {
+    pub(super) fn number_steps(&self, screen: &Screen, numbering: &mut StepNumbering) {
         let reach = screen.reach;
         numbering.starts = [i16::MAX; 16];
         numbering.total = 0;
         // Kind by kind, so that no branch asks each tile its kind.
         let mut tile = 0;
-        // Numbers the slots of the tile in `slot`, line by line: each line
+        // Numbers the steps of the tile in `slot`, line by line: each line
         // is its length and the steps along it.
         let mut number = |slot: usize, lines: &[(u32, &Steps)]| {
             let start = numbering.total as usize;
             let count: u32 = lines.iter().map(|&(length, _)| length).sum();
             let mut at = start;
             loop {
-                let from = at.min(SLOT_LIMIT as usize);
+                let from = at.min(STEP_LIMIT as usize);
                 numbering.tiles[from..from + 32].fill(tile as u8);
                 at += 32;
                 if at >= start + count as usize {
@@ -108,7 +104,7 @@ impl Position {
             // the next line, or tile, writes over the rest.
             let mut at = start;
             for &(length, steps) in lines {
-                let from = at.min(SLOT_LIMIT as usize);
+                let from = at.min(STEP_LIMIT as usize);
                 numbering.steps[from..from + 8].copy_from_slice(&steps[..8]);
                 if length > 8 {
                     numbering.steps[from + 8..from + 32].copy_from_slice(&steps[8..]);
@@ -116,12 +112,12 @@ impl Position {
                 at += length as usize;
             }
             numbering.starts[tile] = start as i16;
-            numbering.slots[tile] = slot as u8;
+            numbering.tile_slots[tile] = slot as u8;
             numbering.total += count;
             tile += 1;
         };
         let us = self.side_to_move();
-        for slot in Slots(self.tiles_of(us, Kind::King) | self.tiles_of(us, Kind::Knight)) {
+        for slot in self.tiles_of(us, Kind::King) | self.tiles_of(us, Kind::Knight) {
             let jumps = &JUMP_STEPS[usize::from(self.kind_of(slot) == Kind::Knight)];
             number(slot, &[(8, jumps)]);
         }
@@ -132,7 +128,7 @@ impl Position {
         // which compiles to more instructions in the numbering loop.
         let ahead = &LINE_STEPS[Line::North as usize + us.index()];
         let [west, east] = &PAWN_CAPTURES[us.index()];
-        for slot in Slots(self.tiles_of(us, Kind::Pawn)) {
+        for slot in self.tiles_of(us, Kind::Pawn) {
             // Its steps up to the first tile, the last square beside a
             // tile or the reach's edge, and the captures there are: pawns
             // have few moves and many void squares, which would waste
@@ -167,7 +163,7 @@ impl Position {
             std::array::from_fn(|i| blockers[i].min(touches[i]))
         };
         let [e, w, n, s, ne, nw, se, sw] = &LINE_STEPS;
-        for slot in Slots(self.tiles_of(us, Kind::Rook)) {
+        for slot in self.tiles_of(us, Kind::Rook) {
             let from = self.square_of(slot);
             let [le, lw, ln, ls] = lines(
                 self.orthogonal_blocker_distances(from),
@@ -175,7 +171,7 @@ impl Position {
             );
             number(slot, &[(le, e), (lw, w), (ln, n), (ls, s)]);
         }
-        for slot in Slots(self.tiles_of(us, Kind::Bishop)) {
+        for slot in self.tiles_of(us, Kind::Bishop) {
             let from = self.square_of(slot);
             let [lne, lnw, lse, lsw] = lines(
                 self.diagonal_blocker_distances(from),
@@ -183,7 +179,7 @@ impl Position {
             );
             number(slot, &[(lne, ne), (lnw, nw), (lse, se), (lsw, sw)]);
         }
-        for slot in Slots(self.tiles_of(us, Kind::Queen)) {
+        for slot in self.tiles_of(us, Kind::Queen) {
             let from = self.square_of(slot);
             let [le, lw, ln, ls] = lines(
                 self.orthogonal_blocker_distances(from),
@@ -209,46 +205,52 @@ impl Position {
         }
     }
 
-    /// The candidate in slot `index` (below `slots.len()`) of the
-    /// numbering `slots` made with `screen`, or `None` when the slot holds
-    /// no candidate.
-    pub fn slot_candidate(&self, slots: &StepSlots, screen: &Screen, index: u32) -> Option<Move> {
-        self.slot_step(slots, screen, index)
+    /// The candidate numbered `number` (below `numbering.len()`) in
+    /// `numbering`, made with `screen`, or `None` when the number holds no
+    /// candidate.
+    #[cfg(test)]
+    pub(super) fn numbered_candidate(
+        &self,
+        numbering: &StepNumbering,
+        screen: &Screen,
+        number: u32,
+    ) -> Option<Move> {
+        self.numbered_step(numbering, screen, number)
             .map(|(_, from, to, _)| Move::Step { from, to })
     }
 
-    /// The move in slot `index` (below `slots.len()`) of the numbering
-    /// `slots` made with `screen`, when the slot holds a legal one: a
+    /// The move numbered `number` (below `numbering.len()`) in
+    /// `numbering`, made with `screen`, when the number holds a legal one: a
     /// playout's pick, decoded and tested without working out twice what
     /// both need.
     ///
     /// Always inlined into the pick loop, which it dominates: as a call,
     /// saving and restoring its many registers would cost more than it.
     #[inline(always)]
-    pub fn slot_move(
+    pub(super) fn numbered_move(
         &mut self,
-        slots: &StepSlots,
+        numbering: &StepNumbering,
         screen: &mut Screen,
-        index: u32,
+        number: u32,
     ) -> Option<Move> {
-        let (slot, from, to, landing) = self.slot_step(slots, screen, index)?;
+        let (slot, from, to, landing) = self.numbered_step(numbering, screen, number)?;
         self.step_is_legal(slot, from, to, landing, screen)
             .then_some(Move::Step { from, to })
     }
 
-    /// The candidate in slot `index` as the mover's slot, its origin and
-    /// destination, and what it lands on.
+    /// The candidate numbered `number` as the mover's slot, its origin
+    /// and destination, and what it lands on.
     #[inline(always)]
-    fn slot_step(
+    fn numbered_step(
         &self,
-        slots: &StepSlots,
+        numbering: &StepNumbering,
         screen: &Screen,
-        index: u32,
+        number: u32,
     ) -> Option<(usize, Square, Square, Landing)> {
-        let index = index as usize;
-        let tile = usize::from(slots.tiles[index]);
-        let [dx, dy] = slots.steps[index];
-        let slot = usize::from(slots.slots[tile]);
+        let number = number as usize;
+        let tile = usize::from(numbering.tiles[number]);
+        let [dx, dy] = numbering.steps[number];
+        let slot = usize::from(numbering.tile_slots[tile]);
         let from = self.square_of(slot);
         // A line ends at its first tile: the squares before `to` are
         // empty. A pawn's steps ahead end before a tile, and its captures
@@ -274,17 +276,18 @@ impl Position {
     }
 }
 
-/// More slots than the side's tiles can have: each line of a slider ends
-/// within 32 squares, so a queen has at most 256 slots, a rook or bishop
+/// More steps than the side's tiles can have: each line of a slider ends
+/// within 32 squares, so a queen has at most 256 steps, a rook or bishop
 /// 128, a king or knight 8 and a pawn 5, and 16 tiles fewer than 900.
-/// [`StepSlots`] keeps the tiles and steps of the slots below it only.
-pub const SLOT_LIMIT: u32 = 1024;
+/// [`StepNumbering`] keeps the tiles and steps of the numbers below it
+/// only.
+pub(super) const STEP_LIMIT: u32 = 1024;
 
-/// The entries of [`StepSlots::tiles`]: a tile writes 32 from a start
+/// The entries of [`StepNumbering::tiles`]: a tile writes 32 from a start
 /// at the limit at most.
-const TILE_TABLE: usize = SLOT_LIMIT as usize + 32;
+const TILE_TABLE: usize = STEP_LIMIT as usize + 32;
 
-/// The steps of a line of slots: up to 32 from a tile, as a slide
+/// The steps along one line: up to 32 from a tile, as a slide
 /// along a line reaches no further (the group spans 32 squares at most).
 type Steps = [[i8; 2]; 32];
 
@@ -336,7 +339,7 @@ static PAWN_CAPTURES: [[Steps; 2]; 2] = {
 /// The squares of [`Position::frontier_rows`], in the order
 /// [`Position::frontier`] visits them.
 #[derive(Clone, Debug)]
-pub struct FrontierRows {
+pub(super) struct FrontierRows {
     /// For each row of the reach from the lowest, its squares, by bit
     /// `x mod 64`.
     rows: [u64; 64],
@@ -349,17 +352,17 @@ pub struct FrontierRows {
 
 impl FrontierRows {
     /// How many squares there are.
-    pub fn len(&self) -> u32 {
+    pub(super) fn len(&self) -> u32 {
         self.total
     }
 
     /// True when there are none.
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.total == 0
     }
 
     /// The square numbered `index`, below [`FrontierRows::len`].
-    pub fn square(&self, index: u32) -> Square {
+    pub(super) fn square(&self, index: u32) -> Square {
         let mut index = index;
         let mut i = 0;
         while index >= self.rows[i].count_ones() {
@@ -370,7 +373,7 @@ impl FrontierRows {
     }
 
     /// Every square, in the order of their numbers.
-    pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
+    pub(super) fn squares(&self) -> impl Iterator<Item = Square> + '_ {
         let rows = self.rows[..self.height].iter().enumerate();
         rows.flat_map(move |(i, &row)| {
             let mut left = row;
@@ -428,7 +431,7 @@ impl Position {
     /// The squares of [`Position::frontier`] within `screen`'s reach,
     /// counted row by row but not listed: a playout that draws a tile
     /// picks one of them, and most of the time the first pick is legal.
-    pub fn frontier_rows(&self, screen: &Screen) -> FrontierRows {
+    pub(super) fn frontier_rows(&self, screen: &Screen) -> FrontierRows {
         self.frontier_within(screen.reach)
     }
 
@@ -441,7 +444,7 @@ impl Position {
             min_y: reach.min_y,
             total: 0,
         };
-        if self.present() == 0 {
+        if self.present().is_empty() {
             frontier.rows[0] = 1 << (Square::ORIGIN.x & 63);
             (frontier.min_x, frontier.min_y) = (Square::ORIGIN.x, Square::ORIGIN.y);
             frontier.total = 1;
@@ -466,18 +469,18 @@ impl Position {
 mod tests {
     use super::*;
     use crate::rules::movegen::MoveList;
-    use crate::rules::position::colour_mask;
+    use crate::rules::tile_set::TileSet;
 
     /// Positions on an empty table, across the torus's seam, at the
     /// coordinate limit, at negative coordinates, with a tile of many
-    /// slots, and along games from the bench positions.
+    /// steps, and along games from the bench positions.
     fn positions_along_games() -> Vec<Position> {
         let mut positions: Vec<Position> = [
             "startpos",
             "K62,0/n63,0/N64,0 w QRRBBNPPPPPPPP/kqrrbbnpppppppp 0 2",
             "K1000000000,0/n1000000000,1 w QRRBBNNPPPPPPPP/kqrrbbnppppppp 0 2",
             "K-40,-70/n-41,-71 w QRRBBNNPPPPPPPP/kqrrbbnppppppp 0 2",
-            // A queen in the corner of two long lines: 34 slots.
+            // A queen in the corner of two long lines: 34 steps.
             "Q0,0/p1,1/q2,1/r3,1/r4,1/b5,1/b6,1/n7,1/n8,1/p9,1/p10,1/p11,1/p12,1/p13,1/\
              p14,1/k15,1/P1,2/P1,3/P1,4/P1,5/P1,6/P1,7/P1,8/P1,9/N1,10/N1,11/B1,12/B1,13/\
              R1,14/R1,15/K1,16 w -/p 0 20",
@@ -524,19 +527,19 @@ mod tests {
     }
 
     /// A slider's line ends at the last square beside a tile, which may
-    /// lie one past the coordinate limit: the slot there holds nothing,
-    /// and the slots hold exactly the candidates.
+    /// lie one past the coordinate limit: the number there holds
+    /// nothing, and the numbers hold exactly the candidates.
     #[test]
-    fn slots_stop_at_the_coordinate_limit() {
+    fn numbered_steps_stop_at_the_coordinate_limit() {
         for text in [
             "R999999999,0/n1000000000,1 w KQRBBNNPPPPPPPP/kqrrbbnppppppp 0 2",
             "q-999999999,-999999999/N-1000000000,-999999998 b KQRRBBNPPPPPPPP/krrbbnnpppppppp 0 2",
         ] {
             let pos: Position = text.parse().unwrap();
             let screen = pos.sampling_screen();
-            let slots = pos.step_slots(&screen);
-            let mut numbered: Vec<Move> = (0..slots.len())
-                .filter_map(|i| pos.slot_candidate(&slots, &screen, i))
+            let numbering = pos.numbered_steps(&screen);
+            let mut numbered: Vec<Move> = (0..numbering.len())
+                .filter_map(|i| pos.numbered_candidate(&numbering, &screen, i))
                 .collect();
             let mut candidates = MoveList::new();
             pos.generate_step_candidates(&screen, &mut candidates);
@@ -545,8 +548,8 @@ mod tests {
             candidates.sort();
             assert_eq!(numbered, candidates, "{text}");
             assert!(numbered.iter().all(|mv| mv.to().in_range()), "{text}");
-            // One slot more than candidates: the square past the limit.
-            assert_eq!(slots.len() as usize, numbered.len() + 1, "{text}");
+            // One number more than candidates: the square past the limit.
+            assert_eq!(numbering.len() as usize, numbered.len() + 1, "{text}");
         }
     }
 
@@ -563,7 +566,7 @@ mod tests {
         }
     }
 
-    /// The slots are as few as the lines allow: each line ends at its
+    /// The numbered steps are as few as the lines allow: each line ends at its
     /// first tile, or at the last square beside a tile besides the mover,
     /// or at the reach's edge. Counted here by walking the squares.
     #[test]
@@ -600,7 +603,7 @@ mod tests {
             };
             let mut expected = 0;
             let queen = [ORTHOGONAL, DIAGONAL].concat();
-            for slot in Slots(pos.present() & colour_mask(us)) {
+            for slot in pos.present() & TileSet::colour(us) {
                 let from = pos.square_of(slot);
                 let kind = pos.kind_of(slot);
                 // A pawn's steps are its line's squares up to its step
@@ -630,28 +633,28 @@ mod tests {
                     cut_short += usize::from(past > 0);
                 }
             }
-            assert_eq!(pos.step_slots(&screen).len(), expected, "{pos}");
+            assert_eq!(pos.numbered_steps(&screen).len(), expected, "{pos}");
         }
         assert!(cut_short > 1000, "{cut_short}");
     }
 
-    /// Every slot's entry names the tile whose slots hold it.
+    /// Every number's entry names the tile whose steps it numbers.
     #[test]
-    fn every_slot_names_its_tile() {
+    fn every_number_names_its_tile() {
         let mut sizes = 0;
         for pos in positions_along_games() {
-            let slots = pos.step_slots(&pos.sampling_screen());
-            let tiles = slots.starts.iter().filter(|&&s| s != i16::MAX).count();
+            let numbering = pos.numbered_steps(&pos.sampling_screen());
+            let tiles = numbering.starts.iter().filter(|&&s| s != i16::MAX).count();
             for tile in 0..tiles {
-                let end = slots.starts.get(tile + 1).copied().unwrap_or(i16::MAX);
-                let end = end.min(slots.total as i16);
-                for index in slots.starts[tile]..end {
-                    assert_eq!(usize::from(slots.tiles[index as usize]), tile, "{pos}");
+                let end = numbering.starts.get(tile + 1).copied().unwrap_or(i16::MAX);
+                let end = end.min(numbering.total as i16);
+                for number in numbering.starts[tile]..end {
+                    assert_eq!(usize::from(numbering.tiles[number as usize]), tile, "{pos}");
                 }
-                sizes |= 1u128 << (end - slots.starts[tile]).min(127);
+                sizes |= 1u128 << (end - numbering.starts[tile]).min(127);
             }
         }
-        // Tiles of more than 32 slots too, which write more than once.
+        // Tiles of more than 32 steps too, which write more than once.
         assert!(sizes >> 33 != 0, "{sizes:b}");
     }
 }

@@ -6,9 +6,10 @@
 //! builds, so the property and cross-check tests catch a slip at the move
 //! that made it.
 
-use super::{colour_mask, Position, Slots, NO_SLOT};
+use super::{Position, NO_SLOT};
 use crate::rules::hash;
 use crate::rules::piece::{Colour, Kind};
+use crate::rules::tile_set::TileSet;
 use std::fmt;
 
 /// Which piece of redundant state disagrees with the tiles.
@@ -69,11 +70,14 @@ impl Position {
     /// tiles' slots, squares and kinds, which are the truth here.
     pub fn consistency(&self) -> Result<(), Inconsistency> {
         let check = |holds: bool, broken| if holds { Ok(()) } else { Err(broken) };
-        check(self.present & self.captured == 0, Inconsistency::Slots)?;
+        check(
+            (self.present & self.captured).is_empty(),
+            Inconsistency::Slots,
+        )?;
         for colour in Colour::ALL {
-            let used = (self.present | self.captured) & colour_mask(colour);
+            let used = (self.present | self.captured) & TileSet::colour(colour);
             for kind in Kind::ALL {
-                let of_kind = Slots(used).filter(|&s| self.kinds[s] == kind).count();
+                let of_kind = used.into_iter().filter(|&s| self.kinds[s] == kind).count();
                 let pile = self.piles[colour.index()].count(kind) as usize;
                 check(
                     of_kind + pile <= kind.set_count() as usize,
@@ -84,13 +88,16 @@ impl Position {
 
         let on_board = self.board.iter().filter(|&&s| s != NO_SLOT).count();
         check(
-            on_board == self.present.count_ones() as usize
-                && Slots(self.present).all(|s| self.board[self.square_of(s).cell()] == s as u8),
+            on_board == self.present.len() as usize
+                && self
+                    .present
+                    .into_iter()
+                    .all(|s| self.board[self.square_of(s).cell()] == s as u8),
             Inconsistency::Board,
         )?;
 
         let mut lines = Position::startpos();
-        for slot in Slots(self.present) {
+        for slot in self.present {
             let square = self.square_of(slot);
             let (x, y) = ((square.x & 63) as usize, (square.y & 63) as usize);
             let (column, diagonal, anti_diagonal, bit) = Position::lines_of(square);
@@ -112,15 +119,18 @@ impl Position {
         )?;
 
         for slot in 0..32 {
-            let expected = if self.present & 1 << slot == 0 {
-                0
+            let expected = if !self.present.contains(slot) {
+                TileSet::EMPTY
             } else {
                 let square = self.square_of(slot);
-                Slots(self.present)
+                self.present
+                    .into_iter()
                     .filter(|&t| t != slot && self.square_of(t).is_adjacent(square))
-                    .fold(0, |set, t| set | 1 << t)
+                    .collect()
             };
-            let symmetric = Slots(self.adjacent[slot]).all(|t| self.adjacent[t] & 1 << slot != 0);
+            let symmetric = self.adjacent[slot]
+                .into_iter()
+                .all(|t| self.adjacent[t].contains(slot));
             check(
                 self.adjacent[slot] == expected && symmetric,
                 Inconsistency::Adjacency,
@@ -128,9 +138,11 @@ impl Position {
         }
 
         for kind in Kind::ALL {
-            let expected = Slots(self.present)
+            let expected: TileSet = self
+                .present
+                .into_iter()
                 .filter(|&s| self.kinds[s] == kind)
-                .fold(0, |set, s| set | 1 << s);
+                .collect();
             check(self.by_kind[kind.index()] == expected, Inconsistency::Kinds)?;
         }
 
@@ -139,23 +151,23 @@ impl Position {
             let on_table = self.tiles_of(colour, Kind::King);
             let in_pile = self.piles[colour.index()].count(Kind::King) > 0;
             let agrees = if king == NO_SLOT {
-                on_table == 0 && in_pile
+                on_table.is_empty() && in_pile
             } else {
-                on_table == 1 << king && !in_pile
+                on_table == TileSet::one(usize::from(king)) && !in_pile
             };
             check(agrees, Inconsistency::Kings)?;
         }
 
         let pawns = self.by_kind[Kind::Pawn.index()];
         check(
-            self.moved & self.present & !pawns == 0,
+            (self.moved & self.present & !pawns).is_empty(),
             Inconsistency::Moved,
         )?;
 
         check(self.euler == self.euler_by_quads(), Inconsistency::Euler)?;
 
         let mut sum = 0;
-        for slot in Slots(self.present) {
+        for slot in self.present {
             let square = self.square_of(slot);
             sum = hash::add(sum, hash::tile_term(self.state(slot), square.x, square.y));
         }
@@ -187,7 +199,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::playout::{random_turn, Turn};
+    use crate::rules::{Sampler, Turn};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -203,7 +215,7 @@ mod tests {
         for _ in 0..20 {
             let mut pos = Position::startpos();
             for _ in 0..150 {
-                let Turn::Play(mv) = random_turn(&mut pos, &mut rng) else {
+                let Turn::Play(mv) = Sampler::new().uniform_turn(&mut pos, &mut rng) else {
                     break;
                 };
                 let undo = pos.make(mv);
@@ -222,7 +234,7 @@ mod tests {
     fn corrupted_copies_are_caught() {
         let pos: Position = POSITION.parse().unwrap();
         assert_eq!(pos.consistency(), Ok(()));
-        let slot = pos.present.trailing_zeros() as usize;
+        let slot = pos.present.lowest();
         let cell = pos.square_of(slot).cell();
         type Corruption = fn(&mut Position, usize, usize);
         let corruptions: [(Corruption, Inconsistency); 10] = [
@@ -236,12 +248,15 @@ mod tests {
                 |p, _, _| p.occupied_columns ^= 1 << 50,
                 Inconsistency::Lines,
             ),
-            (|p, s, _| p.adjacent[s] ^= 1 << 31, Inconsistency::Adjacency),
             (
-                |p, s, _| p.by_kind[Kind::Queen.index()] |= 1 << s,
+                |p, s, _| p.adjacent[s] ^= TileSet::one(31),
+                Inconsistency::Adjacency,
+            ),
+            (
+                |p, s, _| p.by_kind[Kind::Queen.index()].insert(s),
                 Inconsistency::Kinds,
             ),
-            (|p, s, _| p.captured |= 1 << s, Inconsistency::Slots),
+            (|p, s, _| p.captured.insert(s), Inconsistency::Slots),
             (|p, _, _| p.kings[0] = NO_SLOT, Inconsistency::Kings),
             (|p, _, _| p.euler += 4, Inconsistency::Euler),
             (|p, _, _| p.table_sum ^= 1, Inconsistency::Hash),
@@ -252,7 +267,7 @@ mod tests {
             assert_eq!(copy.consistency(), Err(broken), "corruption {i}");
         }
         let mut moved_king = pos.clone();
-        moved_king.moved |= 1 << moved_king.kings[0];
+        moved_king.moved.insert(usize::from(moved_king.kings[0]));
         assert_eq!(moved_king.consistency(), Err(Inconsistency::Moved));
     }
 

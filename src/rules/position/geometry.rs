@@ -8,6 +8,7 @@
 use super::Position;
 use crate::rules::connectivity::{euler_gain, ring_bit_if_within, Ring, CENTRE};
 use crate::rules::square::{Square, NEIGHBOUR_STEPS};
+use crate::rules::tile_set::TileSet;
 
 /// A line from a square, as a slider rides it: `East` is towards growing
 /// `x`, `North` towards growing `y`. The order is that of
@@ -248,14 +249,14 @@ impl Position {
 
     /// The slots of the tiles touching `square`.
     #[inline]
-    pub(in crate::rules) fn neighbour_slots(&self, square: Square) -> u32 {
+    pub(in crate::rules) fn neighbour_slots(&self, square: Square) -> TileSet {
         // All 8 cells are read, with no branch on which are occupied: an
         // empty cell's `NO_SLOT` lands on bit 63, which the end drops.
         let mut slots: u64 = 0;
         for (dx, dy) in KING {
             slots |= 1 << (self.board[square.offset(dx, dy).cell()] & 63);
         }
-        slots as u32
+        TileSet(slots as u32)
     }
 
     /// True when a tile other than the one on `except` touches `square`.

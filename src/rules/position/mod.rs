@@ -17,6 +17,7 @@ use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
 use super::square::Square;
+use super::tile_set::TileSet;
 use std::fmt;
 
 mod consistency;
@@ -27,12 +28,6 @@ pub(super) use geometry::{line_back, line_towards, Line, DIAGONAL, KING, KNIGHT,
 
 /// No tile: the board cell is empty, or the king is still in the pile.
 pub(crate) const NO_SLOT: u8 = 0xFF;
-
-/// Slots 0–15 hold White's tiles, 16–31 Black's.
-#[inline(always)]
-pub(crate) const fn colour_mask(colour: Colour) -> u32 {
-    0xFFFF << (16 * colour as u32)
-}
 
 /// A tile on the table, as the notation describes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -72,16 +67,16 @@ pub struct Position {
     kinds: [Kind; 32],
     /// The slots on the table of each kind, by [`Kind::index`]: attacks
     /// are found a kind at a time, without a jump on each tile's kind.
-    by_kind: [u32; 6],
+    by_kind: [TileSet; 6],
     /// The slots on the table.
-    present: u32,
+    present: TileSet,
     /// For each slot on the table, the slots of the tiles touching it.
-    adjacent: [u32; 32],
+    adjacent: [TileSet; 32],
     /// The slots of captured tiles. They are not reused, so that unmaking
     /// a capture finds the captured tile's square and kind intact.
-    captured: u32,
+    captured: TileSet,
     /// The pawn slots that have moved since they were placed.
-    moved: u32,
+    moved: TileSet,
     /// The slot of each side's king, or [`NO_SLOT`] while it is in the pile.
     kings: [u8; 2],
     piles: [Pile; 2],
@@ -99,7 +94,7 @@ pub struct Position {
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
     captured: u8,
-    moved: u32,
+    moved: TileSet,
     halfmove: u32,
     table_sum: u64,
 }
@@ -125,11 +120,11 @@ impl Position {
             xs: [0; 32],
             ys: [0; 32],
             kinds: [Kind::Pawn; 32],
-            by_kind: [0; 6],
-            present: 0,
-            adjacent: [0; 32],
-            captured: 0,
-            moved: 0,
+            by_kind: [TileSet::EMPTY; 6],
+            present: TileSet::EMPTY,
+            adjacent: [TileSet::EMPTY; 32],
+            captured: TileSet::EMPTY,
+            moved: TileSet::EMPTY,
             kings: [NO_SLOT; 2],
             piles: [Pile::FULL; 2],
             side: Colour::White,
@@ -198,17 +193,17 @@ impl Position {
         // 32 connected tiles span at most 32 squares, so they fit the torus.
         for tile in tiles {
             let colour = tile.piece.colour;
-            let free = !pos.present & colour_mask(colour);
-            let slot = free.trailing_zeros() as usize;
+            let free = !pos.present & TileSet::colour(colour);
+            let slot = free.lowest();
             pos.put(slot, tile.piece.kind, tile.square);
             if tile.moved {
-                pos.moved |= 1 << slot;
+                pos.moved.insert(slot);
             }
             if tile.piece.kind == Kind::King {
                 pos.kings[colour.index()] = slot as u8;
             }
         }
-        for slot in Slots(pos.present) {
+        for slot in pos.present {
             pos.link(slot);
         }
         pos.recompute_sums();
@@ -242,20 +237,20 @@ impl Position {
 
     /// How many tiles are on the table.
     pub fn tile_count(&self) -> u32 {
-        self.present.count_ones()
+        self.present.len()
     }
 
     /// How many of `colour`'s tiles of `kind` are on the table: material
     /// counted without listing the tiles.
     #[inline]
     pub fn table_count(&self, colour: Colour, kind: Kind) -> u32 {
-        (self.by_kind[kind.index()] & colour_mask(colour)).count_ones()
+        (self.by_kind[kind.index()] & TileSet::colour(colour)).len()
     }
 
     /// The tiles on the table, in the canonical order of the notation: by
     /// rank from high `y` to low, then by file from low `x` to high.
     pub fn tiles(&self) -> Vec<Tile> {
-        let mut tiles: Vec<Tile> = Slots(self.present).map(|s| self.tile(s)).collect();
+        let mut tiles: Vec<Tile> = self.present.into_iter().map(|s| self.tile(s)).collect();
         tiles.sort_unstable_by_key(|t| (-(t.square.y as i64), t.square.x));
         tiles
     }
@@ -339,7 +334,7 @@ impl Position {
                     irreversible = true;
                 }
                 if self.kinds[slot] == Kind::Pawn {
-                    self.moved |= 1 << slot;
+                    self.moved.insert(slot);
                     irreversible = true;
                 }
                 self.table_sum =
@@ -394,11 +389,11 @@ impl Position {
     pub(super) fn apply_to_table(&mut self, mv: Move) -> TableUndo {
         match mv {
             Move::Place { piece, to } => {
-                let free = !(self.present | self.captured) & colour_mask(piece.colour);
-                let slot = free.trailing_zeros() as usize;
+                let free = !(self.present | self.captured) & TileSet::colour(piece.colour);
+                let slot = free.lowest();
                 self.put(slot, piece.kind, to);
                 self.link(slot);
-                self.moved &= !(1 << slot);
+                self.moved.remove(slot);
                 if piece.kind == Kind::King {
                     self.kings[piece.colour.index()] = slot as u8;
                 }
@@ -413,7 +408,7 @@ impl Position {
                 if captured != NO_SLOT {
                     self.unlink(captured as usize);
                     self.lift(captured as usize);
-                    self.captured |= 1 << captured;
+                    self.captured.insert(captured as usize);
                 }
                 self.move_tile(slot as usize, to);
                 TableUndo { slot, captured }
@@ -437,7 +432,7 @@ impl Position {
                 self.move_tile(slot, from);
                 if undo.captured != NO_SLOT {
                     let c = undo.captured as usize;
-                    self.captured &= !(1 << c);
+                    self.captured.remove(c);
                     self.put(c, self.kinds[c], to);
                     self.link(c);
                 }
@@ -450,8 +445,8 @@ impl Position {
     #[inline]
     fn link(&mut self, slot: usize) {
         let neighbours = self.neighbour_slots(self.square_of(slot));
-        for n in Slots(neighbours) {
-            self.adjacent[n] |= 1 << slot;
+        for n in neighbours {
+            self.adjacent[n].insert(slot);
         }
         self.adjacent[slot] = neighbours;
     }
@@ -465,8 +460,8 @@ impl Position {
         self.lift(slot);
         self.put(slot, self.kinds[slot], square);
         let after = self.neighbour_slots(square);
-        for n in Slots(before ^ after) {
-            self.adjacent[n] ^= 1 << slot;
+        for n in before ^ after {
+            self.adjacent[n] ^= TileSet::one(slot);
         }
         self.adjacent[slot] = after;
     }
@@ -474,19 +469,19 @@ impl Position {
     /// Removes the tile in `slot` from the adjacency masks.
     #[inline]
     fn unlink(&mut self, slot: usize) {
-        for n in Slots(self.adjacent[slot]) {
-            self.adjacent[n] &= !(1 << slot);
+        for n in self.adjacent[slot] {
+            self.adjacent[n].remove(slot);
         }
-        self.adjacent[slot] = 0;
+        self.adjacent[slot] = TileSet::EMPTY;
     }
 
     /// Puts a tile of `kind` in `slot` on the empty `square`.
     #[inline]
     fn put(&mut self, slot: usize, kind: Kind, square: Square) {
         self.euler += euler_gain(self.ring(square));
-        self.present |= 1 << slot;
+        self.present.insert(slot);
         self.kinds[slot] = kind;
-        self.by_kind[kind.index()] |= 1 << slot;
+        self.by_kind[kind.index()].insert(slot);
         self.xs[slot] = square.x;
         self.ys[slot] = square.y;
         self.board[square.cell()] = slot as u8;
@@ -503,8 +498,8 @@ impl Position {
     #[inline]
     fn lift(&mut self, slot: usize) {
         let square = self.square_of(slot);
-        self.present &= !(1 << slot);
-        self.by_kind[self.kinds[slot].index()] &= !(1 << slot);
+        self.present.remove(slot);
+        self.by_kind[self.kinds[slot].index()].remove(slot);
         self.board[square.cell()] = NO_SLOT;
         let row = &mut self.rows[(square.y & 63) as usize];
         *row &= !(1 << (square.x & 63));
@@ -523,7 +518,7 @@ impl Position {
 
     fn recompute_sums(&mut self) {
         self.table_sum = 0;
-        for slot in Slots(self.present) {
+        for slot in self.present {
             let (x, y) = (self.xs[slot], self.ys[slot]);
             self.table_sum = hash::add(self.table_sum, hash::tile_term(self.state(slot), x, y));
         }
@@ -534,7 +529,7 @@ impl Position {
     #[inline(always)]
     fn state(&self, slot: usize) -> usize {
         let kind = self.kinds[slot];
-        let shape = if kind == Kind::Pawn && self.moved & (1 << slot) != 0 {
+        let shape = if kind == Kind::Pawn && self.moved.contains(slot) {
             hash::MOVED_PAWN
         } else {
             kind.index()
@@ -563,13 +558,13 @@ impl Position {
 
     /// The slots on the table.
     #[inline(always)]
-    pub(super) fn present(&self) -> u32 {
+    pub(super) fn present(&self) -> TileSet {
         self.present
     }
 
     /// The slots of the tiles touching the tile in `slot`.
     #[inline(always)]
-    pub(super) fn adjacent(&self, slot: usize) -> u32 {
+    pub(super) fn adjacent(&self, slot: usize) -> TileSet {
         self.adjacent[slot]
     }
 
@@ -583,7 +578,7 @@ impl Position {
     /// placed.
     #[inline(always)]
     pub(super) fn has_moved(&self, slot: usize) -> bool {
-        self.moved & (1 << slot) != 0
+        self.moved.contains(slot)
     }
 
     /// The slot of `colour`'s king, or [`NO_SLOT`] while it is in the
@@ -615,19 +610,19 @@ impl Position {
         Tile {
             square: self.square_of(slot),
             piece: Piece::new(Self::colour_of(slot), self.kinds[slot]),
-            moved: self.moved & (1 << slot) != 0,
+            moved: self.moved.contains(slot),
         }
     }
 
     /// The slots of `colour`'s tiles of `kind` on the table.
     #[inline(always)]
-    pub(super) fn tiles_of(&self, colour: Colour, kind: Kind) -> u32 {
-        self.present & colour_mask(colour) & self.by_kind[kind.index()]
+    pub(super) fn tiles_of(&self, colour: Colour, kind: Kind) -> TileSet {
+        self.present & TileSet::colour(colour) & self.by_kind[kind.index()]
     }
 
     /// The smallest box holding every tile: (min x, min y, max x, max y).
     pub(super) fn bounds(&self) -> (i32, i32, i32, i32) {
-        if self.present == 0 {
+        if self.present.is_empty() {
             return (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
         }
         // The rows of a group spanning fewer than 64 form one run around
@@ -638,28 +633,10 @@ impl Position {
             let last = (occupied & !occupied.rotate_right(1)).trailing_zeros() as i32;
             (at - ((at - first) & 63), at + ((last - at) & 63))
         };
-        let any = self.present.trailing_zeros() as usize;
+        let any = self.present.lowest();
         let (min_x, max_x) = span(self.occupied_columns, self.xs[any]);
         let (min_y, max_y) = span(self.occupied_rows, self.ys[any]);
         (min_x, min_y, max_x, max_y)
-    }
-}
-
-/// Iterates over the set bits of a slot mask.
-#[derive(Clone, Copy)]
-pub(super) struct Slots(pub(super) u32);
-
-impl Iterator for Slots {
-    type Item = usize;
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let slot = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(slot)
     }
 }
 
@@ -781,7 +758,7 @@ impl std::error::Error for PositionError {}
 mod tests {
     use super::*;
     use crate::rules::connectivity::ring_connected;
-    use crate::search::playout::{random_turn, Turn};
+    use crate::rules::{Sampler, Turn};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -837,10 +814,11 @@ mod tests {
     }
 
     /// The tiles whose 3 × 3 ring does not hold together without them.
-    fn ring_holders(pos: &Position) -> u32 {
-        Slots(pos.present)
+    fn ring_holders(pos: &Position) -> TileSet {
+        pos.present
+            .into_iter()
             .filter(|&s| !ring_connected(pos.ring(pos.square_of(s))))
-            .fold(0, |set, s| set | 1 << s)
+            .collect()
     }
 
     /// The Euler number kept square by square is one less the holes, and
@@ -850,7 +828,7 @@ mod tests {
     #[test]
     fn holes_and_holding_tiles() {
         let check = |pos: &Position| {
-            if pos.present == 0 {
+            if pos.present.is_empty() {
                 assert_eq!(pos.euler, 0);
                 return 0;
             }
@@ -858,7 +836,11 @@ mod tests {
             assert_eq!(pos.euler, 4 * (1 - holes as i32), "{pos}");
             assert_eq!(pos.without_holes(), holes == 0, "{pos}");
             if holes == 0 {
-                assert_eq!(ring_holders(pos), pos.articulation_points(0), "{pos}");
+                assert_eq!(
+                    ring_holders(pos),
+                    pos.articulation_points(TileSet::EMPTY),
+                    "{pos}"
+                );
             }
             holes
         };
@@ -879,7 +861,11 @@ mod tests {
             let pos: Position = position.parse().unwrap();
             assert_eq!(check(&pos), holes, "{position}");
             if holes > 0 {
-                assert_ne!(ring_holders(&pos), pos.articulation_points(0), "{position}");
+                assert_ne!(
+                    ring_holders(&pos),
+                    pos.articulation_points(TileSet::EMPTY),
+                    "{position}"
+                );
             }
         }
         let mut rng = ChaCha8Rng::seed_from_u64(17);
@@ -887,7 +873,7 @@ mod tests {
         for _ in 0..60 {
             let mut pos = Position::startpos();
             for _ in 0..200 {
-                let Turn::Play(mv) = random_turn(&mut pos, &mut rng) else {
+                let Turn::Play(mv) = Sampler::new().uniform_turn(&mut pos, &mut rng) else {
                     break;
                 };
                 let undo = pos.make(mv);
@@ -922,7 +908,7 @@ mod tests {
         for _ in 0..60 {
             let mut pos = Position::startpos();
             for _ in 0..150 {
-                match random_turn(&mut pos, &mut rng) {
+                match Sampler::new().uniform_turn(&mut pos, &mut rng) {
                     Turn::Play(mv) => {
                         pos.make(mv);
                     }
