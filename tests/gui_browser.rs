@@ -395,13 +395,20 @@ fn a_person_plays_an_opening_by_clicks_and_the_page_matches_the_engine() {
             wait_moves(&browser, played.len() + 1);
             let state = gui.state();
             let drawn = state["pending"].as_str().expect("a drawn tile").to_string();
-            assert!(browser
-                .read("return !document.querySelector('#drawn').classList.contains('hidden');")
-                .as_bool()
-                .unwrap());
+            // The page may draw the move list before the drawn tile and
+            // its squares: wait for them, as a person would.
+            browser.wait(
+                "the drawn tile shown",
+                "return !document.querySelector('#drawn').classList.contains('hidden');",
+            );
             let placements = legal(&state);
-            let shown = browser.find_all("#world .sq.legal");
-            assert_eq!(shown.len(), placements.len(), "every legal square is shown");
+            browser.wait(
+                &format!("every one of the {} legal squares shown", placements.len()),
+                &format!(
+                    "return document.querySelectorAll('#world .sq.legal').length === {};",
+                    placements.len()
+                ),
+            );
             if ply == 2 {
                 // A click on a square that is not legal changes nothing.
                 let taken = tiles.keys().next().unwrap();
