@@ -605,6 +605,19 @@ fn every_player_plays_legal_moves() {
 
 /// `greedy` "takes the most valuable piece it can".
 #[test]
+fn go_depth_is_answered_by_alphabeta_alone() {
+    let mut e = Engine::with_options(&[("Player", "alphabeta"), ("Threads", "1")]);
+    e.expect_silent(&format!("position fen {QUEEN_OR_PAWN}"));
+    // No clock and no node limit: the depth alone ends the search.
+    let r = e.go_checked("go depth 2");
+    assert_eq!(r.best, "0,0-0,1");
+    e.expect_silent("setoption name Player value ismcts");
+    let msg = e.expect_error("go depth 2");
+    assert!(msg.contains("alphabeta"), "{msg}");
+    e.quit();
+}
+
+#[test]
 fn greedy_takes_the_queen() {
     let mut e = Engine::with_options(&[("Player", "greedy"), ("Threads", "1")]);
     e.expect_silent(&format!("position fen {QUEEN_OR_PAWN}"));
@@ -1144,7 +1157,8 @@ const BAD_LINES: &[(&str, &str)] = &[
     ("go binc x wtime 100", ""),
     ("go movestogo -2 wtime 100", ""),
     ("go nodes 10 movetime", ""),
-    ("go depth 3", ""),
+    ("go depth 3", "alphabeta"),
+    ("go depth 0", ""),
     ("go sideways", ""),
     // unknown options, values out of range
     ("setoption name Ponder value true", ""),

@@ -346,3 +346,27 @@ fn contempt_steers_away_from_a_repetition_or_into_it() {
         }
     }
 }
+
+#[test]
+fn go_depth_stops_alphabeta_after_that_depth() {
+    // A quiet early table: no mate ends the deepening before the limit.
+    let p = pos("Q0,0/n1,1/P-1,-1/b0,1/R1,0 b KRBBNNPPPPPPP/kqrrbnpppppppp 0 3");
+    let params = Params {
+        player: Player::Alphabeta,
+        ..params(1, 5)
+    };
+    let mut nodes = Vec::new();
+    for depth in 1..=3 {
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        assert!(!limits.is_endless(p.side_to_move(), 0));
+        let (choice, reports) = run(&p, None, &limits, &params);
+        assert!(choice.is_some());
+        // One report for each depth finished.
+        assert_eq!(reports.len() as u64, depth, "depth {depth}");
+        nodes.push(reports.last().unwrap().nodes);
+    }
+    assert!(nodes[0] < nodes[1] && nodes[1] < nodes[2], "{nodes:?}");
+}

@@ -150,9 +150,7 @@ fn parse_go(words: &[&str]) -> Result<Limits, String> {
             "movestogo" => &mut limits.movestogo,
             "movetime" => &mut limits.movetime,
             "nodes" => &mut limits.nodes,
-            "depth" => {
-                return Err("go depth is not supported: a Monte Carlo search has no depth; use nodes or movetime".into())
-            }
+            "depth" => &mut limits.depth,
             _ => return Err(format!("go: unknown limit '{}'", clip(word))),
         };
         let value = words
@@ -169,6 +167,9 @@ fn parse_go(words: &[&str]) -> Result<Limits, String> {
         }
         if word == "nodes" && n == 0 {
             return Err("go: nodes must be at least 1".into());
+        }
+        if word == "depth" && n == 0 {
+            return Err("go: depth must be at least 1".into());
         }
         *slot = Some(n);
     }
@@ -217,7 +218,8 @@ mod tests {
             "go wtime -5",
             "go movetime",
             "go nodes 0",
-            "go depth 3",
+            "go depth 0",
+            "go depth deep",
             "go sideways",
             "position",
             "position fen",

@@ -264,6 +264,10 @@ impl Engine {
 
     fn go(&mut self, mut limits: search::Limits) {
         limits.started = Some(std::time::Instant::now());
+        if limits.depth.is_some() && self.options.params.player != search::Player::Alphabeta {
+            error("go depth needs Player alphabeta: a Monte Carlo search has no depth; use nodes or movetime");
+            return;
+        }
         if let Some(end) = self.ending() {
             say(&format!("info string {end}"));
             say("bestmove (none)");

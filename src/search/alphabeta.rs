@@ -865,7 +865,7 @@ pub fn search(
             searcher.nodes,
             &searcher.budget,
         ));
-        if !finished || single && !endless {
+        if !finished || single && !endless || limits.depth.is_some_and(|d| depth as u64 >= d) {
             break;
         }
         // A forced mate found needs no deeper look.

@@ -21,6 +21,9 @@ pub struct Limits {
     pub movetime: Option<u64>,
     /// At most this many iterations.
     pub nodes: Option<u64>,
+    /// At most this many plies deep, quiescence aside: only the
+    /// alpha-beta player has a depth.
+    pub depth: Option<u64>,
     /// Until `stop`.
     pub infinite: bool,
     /// When the clock started: when `go` was read, so that the time
@@ -39,7 +42,9 @@ impl Limits {
     /// True when no limit ends the search of the side `colour`: only
     /// `stop` does (`infinite`, no limits, or only the other side's clock).
     pub fn is_endless(&self, colour: Colour, overhead: u64) -> bool {
-        self.nodes.is_none() && self.budget(colour == Colour::White, overhead).is_none()
+        self.nodes.is_none()
+            && self.depth.is_none()
+            && self.budget(colour == Colour::White, overhead).is_none()
     }
 
     /// The time this search may take for the side with `time` left and
