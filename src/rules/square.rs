@@ -48,7 +48,7 @@ impl Square {
     }
 
     /// The eight squares that touch this one, in the order of
-    /// [`NEIGHBOUR_STEPS`].
+    /// `NEIGHBOUR_STEPS`.
     pub fn neighbours(self) -> impl Iterator<Item = Square> {
         NEIGHBOUR_STEPS
             .into_iter()
