@@ -57,7 +57,7 @@ pub const LOGISTIC_SCALE: f64 = 400.0;
 /// The weights of the evaluation's features ([`features::NAMES`]), in
 /// centipawns, fitted to game results by `examples/fit_eval.rs`.
 pub const WEIGHTS: [i32; FEATURES] = [
-    27, 202, 122, 141, 117, 41, 293, 188, 206, 200, 92, 15, 68, -28, 5, 140,
+    27, 300, 122, 141, 117, 41, 293, 188, 206, 200, 92, 15, 68, -28, 5, 140,
 ];
 
 /// The static evaluation of `pos` for the side to move, in centipawns.
