@@ -89,8 +89,8 @@
 //! Herik 2008) on a tree without a lock, as in Lc0 and Fuego: the counts,
 //! values and proofs of a node are atomics updated in place, and the one
 //! thread that claims an unopened node (a compare-and-swap on its first
-//! child) creates its children in nodes taken from the array by another,
-//! then publishes them; to the other threads the node is a leaf until
+//! child) takes nodes for its children from the array (another
+//! compare-and-swap), writes them, then publishes them; to the other threads the node is a leaf until
 //! then. The visit a thread adds on the way down counts as a loss until
 //! its result comes back, which steers the other threads to other lines.
 //! Root parallelisation (one tree per thread, root statistics summed) was
@@ -103,9 +103,10 @@
 //!
 //! The nodes live in one array, its capacity set by the `Hash` option
 //! (MiB), allocated zeroed so that only the part in use is ever faulted
-//! in. When a tree is full it stops opening nodes: the iterations go on, descending
-//! the tree as it stands and playing out from its leaves, so a long
-//! `go infinite` keeps refining the statistics it has without growing.
+//! in. When a tree is full it stops opening nodes: the iterations go on,
+//! descending the tree as it stands and playing out from its leaves, so a
+//! long `go infinite` keeps refining the statistics it has without
+//! growing.
 //!
 //! # Tree reuse
 //!
