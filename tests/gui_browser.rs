@@ -25,8 +25,12 @@ const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 /// Installs Debian's chromium and chromium-driver when they are missing,
-/// or fails saying how to.
+/// or fails saying how to. The tests of this file run in parallel: one
+/// installs while the others wait, for a second apt-get would fail on
+/// dpkg's lock.
 fn ensure_browser() {
+    static INSTALLING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = INSTALLING.lock().unwrap_or_else(|e| e.into_inner());
     let present = || Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
     if present() {
         return;
