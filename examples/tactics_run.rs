@@ -21,7 +21,7 @@
 mod tactics_common;
 
 use chex::protocol::options::Options;
-use chex::search::{self, Limits, Player};
+use chex::search::{self, Limits, Player, Request};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -71,15 +71,13 @@ fn main() {
             continue;
         }
         let stop = AtomicBool::new(false);
-        let choice = search::search(
-            &entry.pos,
-            entry.pending,
-            &[entry.pos.hash()],
-            &limits,
-            &params,
-            &stop,
-            &mut |_| {},
-        );
+        let history = [entry.pos.hash()];
+        let request = Request {
+            pending: entry.pending,
+            history: &history,
+            ..Request::new(&entry.pos, &limits, &params)
+        };
+        let choice = search::search(&request, &stop, &mut |_| {});
         let answer = choice.map_or("(none)".to_string(), |a| a.to_string());
         let solved = entry.answers.contains(&answer);
         let t = tally.entry(entry.category).or_default();

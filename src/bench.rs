@@ -4,7 +4,7 @@
 
 use crate::rules::{perft, Position};
 use crate::search::playout::random_playout;
-use crate::search::{self, Limits, Params};
+use crate::search::{self, Limits, Params, Request};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::AtomicBool;
@@ -112,7 +112,7 @@ pub fn search_speed(params: &Params, nodes: u64) -> (u64, Duration) {
     let t = Instant::now();
     for pos in positions().iter().take(SEARCH_POSITIONS) {
         let mut done = 0;
-        search::search(pos, None, &[], &limits, params, &stop, &mut |r| {
+        search::search(&Request::new(pos, &limits, params), &stop, &mut |r| {
             done = r.nodes
         });
         iterations += done;

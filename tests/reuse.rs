@@ -5,7 +5,7 @@
 
 use chex::protocol::options::Options;
 use chex::rules::Position;
-use chex::search::{self, Action, Limits, Params, Report};
+use chex::search::{self, Action, Limits, Params, Report, Request};
 use std::sync::atomic::AtomicBool;
 
 fn search(pos: &Position, nodes: u64, params: &Params) -> Report {
@@ -15,7 +15,7 @@ fn search(pos: &Position, nodes: u64, params: &Params) -> Report {
     };
     let stop = AtomicBool::new(false);
     let mut last = None;
-    search::search(pos, None, &[], &limits, params, &stop, &mut |r| {
+    search::search(&Request::new(pos, &limits, params), &stop, &mut |r| {
         last = Some(r.clone())
     });
     last.expect("a report")

@@ -4,7 +4,7 @@
 
 use chex::rules::{Ending, Game, GameEnd, Kind, Move, Position};
 use chex::search::playout::{random_turn, Policy, Turn};
-use chex::search::{self, root_actions, Action, Limits, Params, Player, Report};
+use chex::search::{self, root_actions, Action, Limits, Params, Player, Report, Request};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -44,7 +44,11 @@ fn run(
 ) -> (Option<Action>, Vec<Report>) {
     let stop = AtomicBool::new(false);
     let mut reports = Vec::new();
-    let choice = search::search(pos, pending, &[], limits, p, &stop, &mut |r: &Report| {
+    let request = Request {
+        pending,
+        ..Request::new(pos, limits, p)
+    };
+    let choice = search::search(&request, &stop, &mut |r: &Report| {
         reports.push(Report {
             elapsed: Duration::ZERO,
             ..r.clone()
@@ -240,7 +244,9 @@ fn stops_on_time_and_on_stop() {
             *stopped_at.lock().unwrap() = Some(Instant::now());
             stop.store(true, Ordering::Relaxed);
         });
-        let choice = search::search(&p, None, &[], &infinite, &params(2, 4), &stop, &mut |_| {});
+        let params = params(2, 4);
+        let request = Request::new(&p, &infinite, &params);
+        let choice = search::search(&request, &stop, &mut |_| {});
         let lag = stopped_at.lock().unwrap().expect("stopped").elapsed();
         assert!(choice.is_some());
         assert!(
@@ -329,15 +335,11 @@ fn contempt_steers_away_from_a_repetition_or_into_it() {
                 ..params(1, 7)
             };
             let stop = AtomicBool::new(false);
-            let choice = search::search(
-                game.position(),
-                None,
-                game.recent_keys(),
-                &limits,
-                &p,
-                &stop,
-                &mut |_| {},
-            );
+            let request = Request {
+                history: game.recent_keys(),
+                ..Request::new(game.position(), &limits, &p)
+            };
+            let choice = search::search(&request, &stop, &mut |_| {});
             assert_eq!(
                 choice == Some(Action::Play(repeat)),
                 repeats,

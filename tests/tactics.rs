@@ -9,7 +9,7 @@ mod tactics_common;
 
 use chex::protocol::options::Options;
 use chex::rules::{Ending, GameEnd, Move, Position};
-use chex::search::{self, Limits, Params, Player};
+use chex::search::{self, Limits, Params, Player, Request};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::AtomicBool;
 use tactics_common::{answers, Category, Entry, DRAW};
@@ -158,15 +158,13 @@ fn misses(player: Player, nodes: u64, categories: &[Category]) -> Vec<String> {
             continue;
         }
         let stop = AtomicBool::new(false);
-        let choice = search::search(
-            &e.pos,
-            e.pending,
-            &[e.pos.hash()],
-            &limits,
-            &params,
-            &stop,
-            &mut |_| {},
-        );
+        let history = [e.pos.hash()];
+        let request = Request {
+            pending: e.pending,
+            history: &history,
+            ..Request::new(&e.pos, &limits, &params)
+        };
+        let choice = search::search(&request, &stop, &mut |_| {});
         let played = choice.map_or("(none)".to_string(), |a| a.to_string());
         if !e.answers.contains(&played) {
             missed.push(format!("{} played {played}", e.id));

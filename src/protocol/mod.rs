@@ -14,7 +14,7 @@ pub mod command;
 pub mod options;
 
 use crate::rules::{clip, kind_name, Game, GameEnd, Kind, MoveToken, Position, MAX_COUNTER};
-use crate::search::{self, Action, Params, Report};
+use crate::search::{self, Action, Params, Report, Request};
 use command::{Command, Start};
 use options::Options;
 use std::fmt::Write as _;
@@ -290,8 +290,14 @@ impl Engine {
                 say(&info_lines(report, params.multipv, show_wdl));
                 last = Some(report.clone());
             };
-            let choice =
-                search::search(&pos, pending, &history, &limits, &params, stop, &mut print);
+            let request = Request {
+                position: &pos,
+                pending,
+                history: &history,
+                limits: &limits,
+                params: &params,
+            };
+            let choice = search::search(&request, stop, &mut print);
             let mut out = String::new();
             if let (true, Some(report)) = (verbose, last) {
                 out = move_stats_lines(&report);

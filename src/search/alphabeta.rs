@@ -26,7 +26,7 @@
 use super::eval;
 use super::features::{self, FEATURES};
 use super::time::Clock;
-use super::{Action, ActionStats, Limits, Report};
+use super::{Action, ActionStats, Limits, Report, Request};
 use crate::rules::{Colour, Kind, Move, MoveList, Position};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -797,19 +797,22 @@ impl LeafJudge {
     }
 }
 
-/// Searches the side to move of `pos` (with a drawn tile of `pending`
-/// kind, if any) by iterative deepening until the limits end it, and
+/// Searches the side to move of the request's position by iterative
+/// deepening until the limits end it, and
 /// returns the best action of the deepest search finished (or of the
 /// deeper one under way, when it has found better).
 pub fn search(
-    pos: &Position,
-    pending: Option<Kind>,
-    history: &[u64],
-    limits: &Limits,
-    params: &super::Params,
+    request: &Request,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Report),
 ) -> Option<Action> {
+    let Request {
+        position: pos,
+        pending,
+        history,
+        limits,
+        params,
+    } = *request;
     let budget = Budget {
         clock: Clock::new(limits, pos.side_to_move(), params.move_overhead),
         nodes_limit: limits.nodes.unwrap_or(u64::MAX),
@@ -826,7 +829,7 @@ pub fn search(
     let mut best = (actions[0], 0);
     let mut depth = 1;
     let single = actions.len() == 1;
-    let endless = limits.is_endless(pos.side_to_move(), params.move_overhead);
+    let endless = request.is_endless();
     while depth < MAX_PLY as i32 - 8 {
         let mut alpha = -INFINITY;
         let mut iteration_best: Option<(Action, i32)> = None;
@@ -1038,7 +1041,8 @@ mod tests {
                     .any(|&mv| matches!(mv, Move::Step { .. }) && mates_at_once(&pos, mv));
                 if mating {
                     found += 1;
-                    let choice = search(&pos, None, &[], &limits, &params, &stop, &mut |_| {});
+                    let request = Request::new(&pos, &limits, &params);
+                    let choice = search(&request, &stop, &mut |_| {});
                     let Some(Action::Play(mv)) = choice else {
                         panic!("{pos}: no move chosen");
                     };

@@ -14,7 +14,7 @@
 use super::eval::win_probability;
 use super::playout::{playout, Policy};
 use super::time::Clock;
-use super::{Action, ActionStats, Cadence, Limits, Params, Player, Report};
+use super::{Action, ActionStats, Cadence, Player, Report, Request};
 use crate::rules::{Colour, Move, Piece, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -234,16 +234,15 @@ fn actions_visits(tallies: &[Tally]) -> u64 {
         .sum()
 }
 
-/// Runs a flat Monte Carlo search over `actions` (not empty) and returns
-/// the best.
+/// Runs a flat Monte Carlo search over `actions` (not empty), the root
+/// actions of the request's position, and returns the best.
 pub fn search(
-    pos: &Position,
+    request: &Request,
     actions: &[Action],
-    limits: &Limits,
-    params: &Params,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Report),
 ) -> Action {
+    let (pos, limits, params) = (request.position, request.limits, request.params);
     let shared = Shared {
         pos,
         actions,
@@ -259,7 +258,7 @@ pub fn search(
         exploration: (params.player == Player::Ucb).then_some(params.exploration),
     };
     // A single action needs no thought, unless the caller asked to watch.
-    if actions.len() > 1 || limits.is_endless(pos.side_to_move(), params.move_overhead) {
+    if actions.len() > 1 || request.is_endless() {
         let seed = if params.seed == 0 {
             rand::random()
         } else {

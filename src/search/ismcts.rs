@@ -134,7 +134,7 @@ use super::alphabeta::{expected_result, score_of_centipawns, LeafJudge};
 use super::eval::win_probability;
 use super::playout::{playout, Policy};
 use super::time::Clock;
-use super::{Action, ActionStats, Cadence, Limits, Params, Report};
+use super::{Action, ActionStats, Cadence, Params, Report, Request};
 use crate::rules::{Colour, Kind, Move, MoveList, Piece, Position, Square};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -1652,18 +1652,21 @@ fn snapshot(shared: &Shared, clock: &Clock) -> Report {
     }
 }
 
-/// Searches the side to move of `pos` (with a drawn tile of `pending`
-/// kind, if any; the caller has checked that it has at least one action)
-/// and returns the most visited root action.
+/// Searches the side to move of the request's position (the caller has
+/// checked that it has at least one action) and returns the most visited
+/// root action.
 pub fn search(
-    pos: &Position,
-    pending: Option<Kind>,
-    history: &[u64],
-    limits: &Limits,
-    params: &Params,
+    request: &Request,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Report),
 ) -> Option<Action> {
+    let Request {
+        position: pos,
+        pending,
+        history,
+        limits,
+        params,
+    } = *request;
     let threads = params.threads.max(1);
     let clock = Clock::new(limits, pos.side_to_move(), params.move_overhead);
     let seed = if params.seed == 0 {
@@ -1686,7 +1689,7 @@ pub fn search(
         plies: AtomicU64::new(0),
     };
     // A single action needs no thought, unless the caller asked to watch.
-    if !single || limits.is_endless(pos.side_to_move(), params.move_overhead) {
+    if !single || request.is_endless() {
         let (first, rest) = walkers.split_at_mut(1);
         // The calling thread walks and reports; a pool of the other
         // threads walks beside it. Without a pool (one thread, or none
@@ -1712,6 +1715,7 @@ pub fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Limits;
 
     fn params() -> Params {
         Params {
@@ -1940,7 +1944,8 @@ mod tests {
             ..Limits::default()
         };
         let mut last = None;
-        let choice = search(&pos, None, &[], &limits, &hybrid(), &stop, &mut |r| {
+        let params = hybrid();
+        let choice = search(&Request::new(&pos, &limits, &params), &stop, &mut |r| {
             last = Some(r.nodes)
         });
         assert_eq!(choice, Some(Action::Play(mv)));

@@ -236,34 +236,66 @@ impl Cadence {
     }
 }
 
-/// Chooses an action for the side to move of `pos` (with a drawn tile of
-/// `pending` kind, if any; `history` the keys of the positions since the
-/// last irreversible turn, `pos` last, as [`Game::recent_keys`] gives
-/// them) within `limits`, calling `report` at least once
-/// a second and once at the end. Returns `None` when there is nothing to
-/// choose from. `stop` ends the search at once; a search that no limit
-/// ends (`infinite`, or no limit for the side to move) answers only then,
-/// as UCI asks, even when its mind is made up.
+/// What a search is asked, in one place for every player (as Lc0 passes
+/// one set of search parameters): the position, what is known of the
+/// game before it, how long to think and how.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// The position to move in.
+    pub position: &'a Position,
+    /// The kind of the tile the side to move has drawn and must place, if
+    /// it has.
+    pub pending: Option<Kind>,
+    /// The keys of the positions since the last irreversible turn,
+    /// `position` last, as [`Game::recent_keys`] gives them: what a
+    /// repetition is judged by.
+    pub history: &'a [u64],
+    /// When to stop.
+    pub limits: &'a Limits,
+    /// The player and its settings.
+    pub params: &'a Params,
+}
+
+impl<'a> Request<'a> {
+    /// A search of `position` with no drawn tile and no history.
+    pub fn new(position: &'a Position, limits: &'a Limits, params: &'a Params) -> Request<'a> {
+        Request {
+            position,
+            pending: None,
+            history: &[],
+            limits,
+            params,
+        }
+    }
+
+    /// True when no limit but `stop` ends this search.
+    fn is_endless(&self) -> bool {
+        self.limits
+            .is_endless(self.position.side_to_move(), self.params.move_overhead)
+    }
+}
+
+/// Chooses an action for the side to move of the request's position
+/// within its limits, calling `report` at least once a second and once at
+/// the end. Returns `None` when there is nothing to choose from. `stop`
+/// ends the search at once; a search that no limit ends (`infinite`, or
+/// no limit for the side to move) answers only then, as UCI asks, even
+/// when its mind is made up.
 pub fn search(
-    pos: &Position,
-    pending: Option<Kind>,
-    history: &[u64],
-    limits: &Limits,
-    params: &Params,
+    request: &Request,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Report),
 ) -> Option<Action> {
-    let actions = root_actions(pos, pending);
+    let (pos, params) = (request.position, request.params);
+    let actions = root_actions(pos, request.pending);
     if actions.is_empty() {
         return None;
     }
     let start = std::time::Instant::now();
     let choice = match params.player {
-        Player::Ismcts => ismcts::search(pos, pending, history, limits, params, stop, report)?,
-        Player::Alphabeta => {
-            alphabeta::search(pos, pending, history, limits, params, stop, report)?
-        }
-        Player::Ucb | Player::Flat => flat::search(pos, &actions, limits, params, stop, report),
+        Player::Ismcts => ismcts::search(request, stop, report)?,
+        Player::Alphabeta => alphabeta::search(request, stop, report)?,
+        Player::Ucb | Player::Flat => flat::search(request, &actions, stop, report),
         Player::Greedy | Player::Random => {
             let choice = match params.player {
                 Player::Greedy => baseline::greedy(pos, &actions, params.seed),
@@ -285,7 +317,7 @@ pub fn search(
             choice
         }
     };
-    if limits.is_endless(pos.side_to_move(), params.move_overhead) {
+    if request.is_endless() {
         while !stop.load(std::sync::atomic::Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(1));
         }
