@@ -798,9 +798,9 @@ impl LeafJudge {
 }
 
 /// Searches the side to move of the request's position by iterative
-/// deepening until the limits end it, and
-/// returns the best action of the deepest search finished (or of the
-/// deeper one under way, when it has found better).
+/// deepening until the limits end it, and returns the best action of the
+/// deepest search finished (or of the deeper one under way, when it has
+/// found better).
 pub fn search(
     request: &Request,
     stop: &AtomicBool,
