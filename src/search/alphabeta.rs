@@ -347,6 +347,22 @@ impl<'a> Searcher<'a> {
         Some(100 * eval::value(victim.piece.kind) - attacker + 10_000)
     }
 
+    /// True when capture `mv` puts a tile worth more than its victim on a
+    /// square the opponent attacks: a capture the quiescence leaves out,
+    /// as chess engines leave out captures that lose material by static
+    /// exchange. The attack is counted without the connection rule, so a
+    /// recapture that would split the table still counts.
+    fn gives_up_material(&self, mv: Move) -> bool {
+        let Move::Step { from, to } = mv else {
+            return false;
+        };
+        let (Some(attacker), Some(victim)) = (self.pos.tile_at(from), self.pos.tile_at(to)) else {
+            return false;
+        };
+        eval::value(attacker.piece.kind) > eval::value(victim.piece.kind)
+            && self.pos.attack_count(victim.piece.colour, to) > 0
+    }
+
     /// The decision node of the side to move, no tile in hand.
     fn negamax(
         &mut self,
@@ -679,6 +695,7 @@ impl<'a> Searcher<'a> {
         let mut order: ArrayVec<(i32, u16), 256> = ArrayVec::new();
         for (i, &mv) in list.iter().enumerate().take(256) {
             match self.capture_order(mv) {
+                Some(_) if !in_check && self.gives_up_material(mv) => {}
                 Some(o) => order.push((o, i as u16)),
                 None if in_check => order.push((0, i as u16)),
                 None => {}
