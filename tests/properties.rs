@@ -22,7 +22,7 @@
 
 mod reference;
 
-use chex::rules::{Colour, Ending, Game, Move, Position};
+use chex::rules::{Colour, Ending, Game, GameEnd, Kind, Move, Position};
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -134,6 +134,19 @@ proptest! {
                 }
                 Err(e) => prop_assert!(!legal, "crate rejects legal {} in {}: {}", token, pos, e),
             }
+        }
+    }
+
+    /// `can_place`, which stops at the first legal square, answers as the
+    /// list of placements does for each kind in the pile, and no for the
+    /// others.
+    #[test]
+    fn can_place_agrees_with_the_placements(pos in position()) {
+        let mut pos = pos;
+        let pile = pos.pile(pos.side_to_move());
+        for kind in Kind::ALL {
+            let listed = pile.count(kind) > 0 && !pos.legal_placements(kind).is_empty();
+            prop_assert_eq!(pos.can_place(kind), listed, "{:?} in {}", kind, pos);
         }
     }
 
@@ -302,4 +315,25 @@ fn hash_tells_positions_apart() {
         "too few distinct positions: {}",
         by_key.len()
     );
+}
+
+/// A king checked by the king placed beside it, no step to answer: no
+/// tile the pile can bring has a square, and the draw is checkmate.
+#[test]
+fn no_kind_can_be_placed_against_a_check_no_tile_blocks() {
+    let mut pos: Position =
+        "P-2,3/p-1,3/k-1,2/b0,2/p1,2/P2,2/K-1,1/B0,0/b0,-1 w QRRBNNPPPPPP/qrrnnpppppp 0 6"
+            .parse()
+            .unwrap();
+    assert!(pos.in_check());
+    for kind in pos.pile(Colour::White).kinds() {
+        assert!(!pos.can_place(kind), "{kind:?}");
+        assert_eq!(
+            pos.ending_after_draw(kind),
+            Some(GameEnd {
+                ending: Ending::DrawnTileCheckmate(kind),
+                winner: Some(Colour::Black),
+            })
+        );
+    }
 }

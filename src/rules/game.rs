@@ -137,9 +137,7 @@ impl Position {
     /// How the game ends when the side to move draws `kind` and cannot
     /// place it; `None` when it can.
     pub fn ending_after_draw(&self, kind: Kind) -> Option<GameEnd> {
-        self.legal_placements(kind)
-            .is_empty()
-            .then(|| self.ending_when_stuck(kind))
+        (!self.clone().can_place(kind)).then(|| self.ending_when_stuck(kind))
     }
 
     /// How the game ends when the side to move, its pile empty, has no

@@ -721,24 +721,25 @@ impl<'a> Searcher<'a> {
 
     /// The value of drawing while in check, judged without searching the
     /// placements: each kind that can answer the check counts as the
-    /// position's static value, each that cannot as checkmate.
+    /// position's static value, each that cannot as checkmate. Every kind
+    /// but the king blocks and connects alike, so two kinds are asked.
     fn draw_in_check(&mut self, ply: usize) -> Result<i32, Aborted> {
         let pile = self.pos.pile(self.pos.side_to_move());
         let total = pile.len() as i64;
         let stand = evaluate(&self.pos) as i64;
         let mut sum = 0i64;
-        let mut list = self.take_list();
+        // Whether a king, and whether any other kind, can be placed.
+        let mut answers: [Option<bool>; 2] = [None; 2];
         for kind in pile.kinds() {
-            list.clear();
-            self.pos.generate_placements(kind, &mut list);
-            let v = if list.is_empty() {
-                -(WIN - ply as i32) as i64
-            } else {
+            let asked = &mut answers[usize::from(kind == Kind::King)];
+            let answered = *asked.get_or_insert_with(|| self.pos.can_place(kind));
+            let v = if answered {
                 stand
+            } else {
+                -(WIN - ply as i32) as i64
             };
             sum += pile.count(kind) as i64 * v;
         }
-        self.give_list(list);
         Ok((sum / total) as i32)
     }
 

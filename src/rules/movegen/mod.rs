@@ -129,6 +129,22 @@ impl Position {
         self.placements(&mut screen, pile, list);
     }
 
+    /// True when a drawn `kind` has a legal square: whether a draw can
+    /// end the game, without listing every square. Stops at the first.
+    /// False for a kind the pile does not hold, which no draw brings.
+    pub fn can_place(&mut self, kind: Kind) -> bool {
+        if self.pile(self.side_to_move()).count(kind) == 0 {
+            return false;
+        }
+        let mut screen = self.screen();
+        let piece = Piece::new(self.side_to_move(), kind);
+        let frontier = self.frontier_within(self.reach());
+        let placeable = frontier
+            .squares()
+            .any(|to| self.candidate_is_legal(Move::Place { piece, to }, &mut screen));
+        placeable
+    }
+
     /// One square around every tile, within the coordinate limit.
     fn reach(&self) -> Reach {
         let (min_x, min_y, max_x, max_y) = self.bounds();
