@@ -243,6 +243,35 @@ struct Searcher<'a> {
     engine: Colour,
     /// What a draw costs the engine, on the scale of scores.
     contempt: i32,
+    /// Static evaluations by position key: the quiescences of sibling
+    /// leaves meet the same positions again and again.
+    evaluations: EvaluationCache,
+}
+
+/// A direct-mapped cache of [`evaluate`] by position key. The key covers
+/// everything the evaluation reads (the table up to translation, the
+/// piles, the side to move), so a hit is the evaluation itself.
+struct EvaluationCache(Box<[(u64, i32)]>);
+
+impl EvaluationCache {
+    /// Entries, a power of two: 256 KiB, which stays in a core's L2
+    /// cache.
+    const SIZE: usize = 1 << 14;
+
+    fn new() -> EvaluationCache {
+        EvaluationCache(vec![(0, 0); Self::SIZE].into_boxed_slice())
+    }
+
+    /// The evaluation of `pos`, from the cache when it holds it.
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        let key = pos.hash();
+        let mask = self.0.len() - 1;
+        let entry = &mut self.0[key as usize & mask];
+        if entry.0 != key {
+            *entry = (key, evaluate(pos));
+        }
+        entry.1
+    }
 }
 
 impl<'a> Searcher<'a> {
@@ -267,6 +296,7 @@ impl<'a> Searcher<'a> {
             lists: Vec::new(),
             engine: pos.side_to_move(),
             contempt: 0,
+            evaluations: EvaluationCache::new(),
         }
     }
 
@@ -658,7 +688,7 @@ impl<'a> Searcher<'a> {
         let stand = if in_check {
             -INFINITY
         } else {
-            evaluate(&self.pos)
+            self.evaluations.evaluate(&self.pos)
         };
         if stand >= beta {
             return Ok(stand);
@@ -726,7 +756,7 @@ impl<'a> Searcher<'a> {
     fn draw_in_check(&mut self, ply: usize) -> Result<i32, Aborted> {
         let pile = self.pos.pile(self.pos.side_to_move());
         let total = pile.len() as i64;
-        let stand = evaluate(&self.pos) as i64;
+        let stand = self.evaluations.evaluate(&self.pos) as i64;
         let mut sum = 0i64;
         // Whether a king, and whether any other kind, can be placed.
         let mut answers: [Option<bool>; 2] = [None; 2];
@@ -1078,5 +1108,28 @@ mod tests {
             }
         }
         assert!(found >= 20, "only {found} positions with a mate in one");
+    }
+
+    #[test]
+    fn the_evaluation_cache_gives_each_position_its_own_evaluation() {
+        // Many positions of random games through a cache far smaller than
+        // them, each asked twice: a hit must never be another position's.
+        let mut cache = EvaluationCache(vec![(0, 0); 64].into_boxed_slice());
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut seen = 0;
+        for _game in 0..20 {
+            let mut pos = Position::startpos();
+            while let Turn::Play(mv) = random_turn(&mut pos, &mut rng) {
+                pos.make(mv);
+                for _ in 0..2 {
+                    assert_eq!(cache.evaluate(&pos), evaluate(&pos), "{pos}");
+                }
+                seen += 1;
+                if pos.ending().is_some() {
+                    break;
+                }
+            }
+        }
+        assert!(seen > 64 * 8, "only {seen} positions");
     }
 }
