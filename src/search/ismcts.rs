@@ -73,15 +73,12 @@
 //!   is never chosen while another is not, the root plays a proven win
 //!   and the search ends once the root is proven.
 //!
-//! Measured at 100 ms a move, one thread, paired deals (`chex match`):
-//! the hybrid scores 93% against the quiescence-leaf search it replaced
-//! (e682d02, +53 =6 −1) and about even with `Player alphabeta` (47–51%
-//! over 30-pair matches), where that search scored 11%. Tried and not
-//! kept, none better than the noise of 60 games: `MinimaxWeight` 0.8 and
-//! 1, `LeafDepth` 1, PUCT priors from the children's values, judging a
-//! draw's kinds when its parent is opened, choosing the root action by
-//! value rather than visits; ranking children by the static evaluation
-//! and judging them only when visited lost clearly.
+//! Tried and not kept (the matches are in the commit messages):
+//! `MinimaxWeight` 0.8 and 1, `LeafDepth` 1, `HybridExploration` 0.03,
+//! 0.2 and 0.3, PUCT priors from the children's values, judging a draw's
+//! kinds when its parent is opened, choosing the root action by value
+//! rather than visits, and ranking children by the static evaluation to
+//! judge them only when visited.
 //!
 //! # Threads
 //!
