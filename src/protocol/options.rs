@@ -160,7 +160,7 @@ pub fn specs() -> Vec<OptionSpec> {
             o.params.multipv = v as usize;
             Ok(())
         }),
-        spin("MoveOverhead", 30, 0, 10_000, |o, v| {
+        spin("MoveOverhead", 10, 0, 10_000, |o, v| {
             o.params.move_overhead = v as u64;
             Ok(())
         }),
