@@ -862,7 +862,7 @@ pub fn search(
         params,
     } = *request;
     let budget = Budget {
-        clock: Clock::new(limits, pos.side_to_move(), params.move_overhead),
+        clock: request.clock(),
         nodes_limit: limits.nodes.unwrap_or(u64::MAX),
         stop,
     };

@@ -251,7 +251,7 @@ pub fn search(
         plies: AtomicU64::new(0),
         done: AtomicBool::new(false),
         stop,
-        clock: Clock::new(limits, pos.side_to_move(), params.move_overhead),
+        clock: request.clock(),
         limit: limits.nodes.unwrap_or(u64::MAX),
         cap: params.playout_cap,
         policy: params.policy,

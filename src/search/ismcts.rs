@@ -1665,7 +1665,7 @@ pub fn search(
         params,
     } = *request;
     let threads = params.threads.max(1);
-    let clock = Clock::new(limits, pos.side_to_move(), params.move_overhead);
+    let clock = request.clock();
     let seed = if params.seed == 0 {
         rand::random()
     } else {

@@ -268,6 +268,16 @@ impl<'a> Request<'a> {
         }
     }
 
+    /// The clock every player stops by: the limits for the side to move,
+    /// less `MoveOverhead`.
+    fn clock(&self) -> time::Clock {
+        time::Clock::new(
+            self.limits,
+            self.position.side_to_move(),
+            self.params.move_overhead,
+        )
+    }
+
     /// True when no limit but `stop` ends this search.
     fn is_endless(&self) -> bool {
         self.limits
