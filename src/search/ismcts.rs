@@ -70,8 +70,11 @@
 //!   one whose children are all proven takes the best of them, a chance
 //!   node is proven only when each kind is proven the same. A descent
 //!   that reaches a proven node backs up its result, a child proven lost
-//!   is never chosen while another is not, the root plays a proven win
-//!   and the search ends once the root is proven.
+//!   is never chosen while another is not. A proof keeps its length in
+//!   turns (the winner hurrying, the loser and chance delaying): the root
+//!   plays the quickest proven win, and once it has one goes on among
+//!   the actions not proven for a quicker, until the answer cannot
+//!   improve (a win this turn, or every action proven).
 //!
 //! Tried and not kept (the matches are in the commit messages):
 //! `MinimaxWeight` 0.8 and 1, `LeafDepth` 1, `HybridExploration` 0.03,
@@ -202,7 +205,8 @@ struct Node {
     draws: AtomicU64,
     /// A [`Status`], encoded by [`Status::code`].
     status: AtomicU8,
-    /// A [`Proof`], encoded by its discriminant.
+    /// A [`Proof`], encoded by its discriminant, and above it (times 4)
+    /// the proof's length in turns.
     proof: AtomicU8,
     /// The minimax value, an `f32`'s bits.
     minimax: AtomicU32,
@@ -239,6 +243,9 @@ struct NodeData {
     minimax: f32,
     /// What is proven of the game here, for `mover` (MCTS-Solver).
     proof: Proof,
+    /// How many turns the proven result takes to come at most, when the
+    /// winner hurries and the loser delays (0 where the game is over).
+    proof_turns: u8,
     /// For a chance outcome, how many tiles of its kind the pile held.
     weight: u8,
 }
@@ -322,6 +329,10 @@ impl Proof {
         Proof::ALL[code as usize & 3]
     }
 
+    /// The longest proof length [`proof_code`] keeps: longer ones are
+    /// counted as this long.
+    const MAX_TURNS: u8 = 63;
+
     /// The proof for the other side.
     fn flip(self) -> Proof {
         match self {
@@ -349,6 +360,12 @@ impl Proof {
             Some(_) => Proof::Loss,
         }
     }
+}
+
+/// A proof and its length in turns as one byte, the length capped at
+/// [`Proof::MAX_TURNS`].
+fn proof_code(proof: Proof, turns: u8) -> u8 {
+    proof as u8 | turns.min(Proof::MAX_TURNS) << 2
 }
 
 /// What a drawn game is worth to White: half a point, less the engine's
@@ -429,6 +446,7 @@ impl NodeData {
             status: Status::Unknown,
             minimax: 0.5,
             proof: Proof::Unknown,
+            proof_turns: 0,
             weight: 0,
         }
     }
@@ -460,6 +478,7 @@ impl Node {
             status: self.status(),
             minimax: self.minimax(),
             proof: self.proof(),
+            proof_turns: self.proof_turns(),
             weight,
         }
     }
@@ -479,7 +498,8 @@ impl Node {
         self.draws.store(data.draws.to_bits(), Relaxed);
         self.status.store(data.status.code(), Relaxed);
         self.minimax.store(data.minimax.to_bits(), Relaxed);
-        self.proof.store(data.proof as u8, Relaxed);
+        self.proof
+            .store(proof_code(data.proof, data.proof_turns), Relaxed);
         self.first_child.store(data.first_child, Release);
     }
 
@@ -511,6 +531,10 @@ impl Node {
 
     fn proof(&self) -> Proof {
         Proof::from_code(self.proof.load(Relaxed))
+    }
+
+    fn proof_turns(&self) -> u8 {
+        self.proof.load(Relaxed) >> 2
     }
 
     fn minimax(&self) -> f32 {
@@ -739,8 +763,9 @@ impl Walker {
         tree.nodes[0].enter();
         loop {
             let node = &tree.nodes[n];
-            // A proven node needs no search: its result is backed up.
-            if node.proof() != Proof::Unknown {
+            // A proven node needs no search: its result is backed up. The
+            // root goes on while a quicker win may be found.
+            if n != 0 && node.proof() != Proof::Unknown {
                 return Leaf::Ended(node.outcome(tree.draw));
             }
             // A node reached for the first time: with playouts, play out
@@ -1222,9 +1247,12 @@ impl Tree {
             return false;
         }
         let node = &self.nodes[n];
-        let before = (node.minimax(), node.proof());
+        let before = (node.minimax(), node.proof.load(Relaxed));
         let mover = node.mover();
-        let (value, proof) = if node.edge() == Edge::Draw {
+        let turns = |c: usize| self.turns_through(c);
+        // The longest line is the one the loser, or chance, can force.
+        let longest = || self.children(n).map(turns).max().unwrap_or(0);
+        let (value, proof, proof_turns) = if node.edge() == Edge::Draw {
             let (mut sum, mut total) = (0.0f32, 0.0f32);
             let mut proof = Some(self.nodes[range.start].proof());
             for c in range {
@@ -1236,38 +1264,43 @@ impl Tree {
                     proof = None;
                 }
             }
-            (sum / total, proof.unwrap_or(Proof::Unknown))
+            match proof {
+                Some(proof) if proof != Proof::Unknown => (sum / total, proof, longest()),
+                _ => (sum / total, Proof::Unknown, 0),
+            }
         } else {
             let chooser = self.nodes[range.start].mover();
             let mut best = f32::NEG_INFINITY;
-            let mut won = false;
+            let mut quickest_win = None;
             let mut all_proven = true;
             let mut best_proof = Proof::Loss;
             for c in range {
                 let child = &self.nodes[c];
                 best = best.max(child.minimax());
                 match child.proof() {
-                    Proof::Win => won = true,
+                    Proof::Win => {
+                        let t = turns(c);
+                        quickest_win = Some(quickest_win.map_or(t, |q: u8| q.min(t)));
+                    }
                     Proof::Unknown => all_proven = false,
                     p => best_proof = best_proof.max(p),
                 }
             }
-            let proof = if won {
-                Proof::Win
-            } else if all_proven {
-                best_proof
-            } else {
-                Proof::Unknown
+            let (proof, proof_turns) = match quickest_win {
+                Some(t) => (Proof::Win, t),
+                None if all_proven => (best_proof, longest()),
+                None => (Proof::Unknown, 0),
             };
             if chooser != mover {
-                (1.0 - best, proof.flip())
+                (1.0 - best, proof.flip(), proof_turns)
             } else {
-                (best, proof)
+                (best, proof, proof_turns)
             }
         };
         node.set_minimax(value);
-        node.proof.store(proof as u8, Relaxed);
-        (value, proof) != before
+        let code = proof_code(proof, proof_turns);
+        node.proof.store(code, Relaxed);
+        (value, code) != before
     }
 
     /// The child of decision node `n` to descend into in the hybrid
@@ -1276,16 +1309,20 @@ impl Tree {
     /// counts as visited once, with its judged value as its mean, so that
     /// the children are tried in the order of their values (first-play
     /// urgency); a child proven lost is never chosen while another is
-    /// not.
+    /// not, nor, at a root already proven, any proven child.
     fn select_by_value(&self, n: usize) -> usize {
         let range = self.children(n);
         let avail = self.nodes[n].selections.fetch_add(1, Relaxed) + 1;
         let log_avail = (avail as f64).ln();
         let (c, mix) = (self.exploration, self.mix);
+        // A root already proven won looks for a quicker win among the
+        // actions not proven yet.
+        let proven_root = n == 0 && self.nodes[0].proof() != Proof::Unknown;
         let mut best = (range.start, f64::NEG_INFINITY);
         for i in range {
             let node = &self.nodes[i];
-            let score = if node.proof() == Proof::Loss {
+            let proof = node.proof();
+            let score = if proof == Proof::Loss || (proven_root && proof != Proof::Unknown) {
                 -1.0
             } else {
                 let minimax = node.minimax() as f64;
@@ -1350,8 +1387,8 @@ impl Tree {
 
     /// Adds `outcome` to the nodes of `path`, whose visits the descent
     /// has already counted, and in the hybrid search backs their minimax
-    /// values and proofs up from the leaf. Returns true when the root's
-    /// result is proven.
+    /// values and proofs up from the leaf. Returns true when the search
+    /// has nothing left to learn ([`Tree::is_solved`]).
     fn back_up(&self, path: &[usize], outcome: Outcome) -> bool {
         // The root's own sum is never read, and every thread would write
         // it: it is left out.
@@ -1368,16 +1405,42 @@ impl Tree {
                 }
             }
         }
-        self.nodes[0].proof() != Proof::Unknown
+        self.is_solved()
+    }
+
+    /// The length of child `c`'s proof from its parent: a turn more when
+    /// its edge ends one (a step or a placement, not a draw or the kind
+    /// that came).
+    fn turns_through(&self, c: usize) -> u8 {
+        let child = &self.nodes[c];
+        let own = u8::from(matches!(child.edge(), Edge::Play(_)));
+        child.proof_turns().saturating_add(own)
+    }
+
+    /// Whether no search can improve the answer: the side to move wins
+    /// this turn, or every root action is proven. A slower win goes on
+    /// searching for a quicker one.
+    fn is_solved(&self) -> bool {
+        let mut all_proven = true;
+        for c in self.children(0) {
+            match self.nodes[c].proof() {
+                Proof::Win if self.turns_through(c) <= 1 => return true,
+                Proof::Unknown => all_proven = false,
+                _ => {}
+            }
+        }
+        all_proven && !self.children(0).is_empty()
     }
 
     /// How a root child ranks before its visits count: a proven win for
-    /// the side to move first, a proven loss last.
+    /// the side to move first, the quickest first; a proven loss last,
+    /// the slowest first.
     fn rank(&self, c: usize) -> u8 {
+        let turns = self.turns_through(c).min(Proof::MAX_TURNS);
         match self.nodes[c].proof() {
-            Proof::Win => 2,
-            Proof::Loss => 0,
-            _ => 1,
+            Proof::Win => 2 * (Proof::MAX_TURNS + 1) + (Proof::MAX_TURNS - turns),
+            Proof::Loss => turns,
+            _ => Proof::MAX_TURNS + 1,
         }
     }
 
