@@ -7,19 +7,41 @@
 //! the position samples `chex match --positions` writes (a few positions
 //! a game, so that many more games fit in memory), in any mix, and prints
 //! the fitted weights, in centipawns, as the array `alphabeta::WEIGHTS`
-//! takes.
+//! takes. Only quiet positions are fitted: those where the quiescence
+//! search agrees with the static evaluation.
+//!
+//! `--without=I,J` fits with features I and J (their indices in
+//! `features::NAMES`) held at zero, so that the log loss of a feature set
+//! with and without them can be compared on the same positions.
 
 use chex::referee::{PositionSample, SKIP_PLIES};
 use chex::rules::Position;
-use chex::search::alphabeta::{LOGISTIC_SCALE, WEIGHTS};
+use chex::search::alphabeta::{evaluate, LeafJudge, LOGISTIC_SCALE, WEIGHTS};
 use chex::search::features::{features, FEATURES, NAMES};
 use std::io::BufRead;
 
 fn main() {
     let mut samples: Vec<([f64; FEATURES], f64)> = Vec::new();
-    let files: Vec<String> = std::env::args().skip(1).collect();
+    let (options, files): (Vec<String>, Vec<String>) =
+        std::env::args().skip(1).partition(|a| a.starts_with("--"));
+    let mut without = Vec::new();
+    for option in &options {
+        let indices = option.strip_prefix("--without=").map(|list| {
+            list.split(',')
+                .map(|i| i.parse::<usize>().ok().filter(|&i| i < FEATURES))
+                .collect::<Option<Vec<usize>>>()
+        });
+        match indices {
+            Some(Some(indices)) => without.extend(indices),
+            _ => {
+                eprintln!("fit_eval: unknown option {option}");
+                std::process::exit(2);
+            }
+        }
+    }
+    let mut judge = LeafJudge::new(0);
     if files.is_empty() {
-        eprintln!("usage: fit_eval RECORDS.jsonl|POSITIONS.jsonl...");
+        eprintln!("usage: fit_eval [--without=I,J...] RECORDS.jsonl|POSITIONS.jsonl...");
         std::process::exit(2);
     }
     for file in &files {
@@ -35,13 +57,18 @@ fn main() {
                 continue;
             };
             if record.get("position").is_some() {
-                add_sample(&line, &mut samples);
+                add_sample(&line, &mut judge, &mut samples);
             } else {
-                add_game(&record, &mut samples);
+                add_game(&record, &mut judge, &mut samples);
             }
         }
     }
     eprintln!("{} positions from {} files", samples.len(), files.len());
+    for (x, _) in &mut samples {
+        for &i in &without {
+            x[i] = 0.0;
+        }
+    }
     let weights = fit(&samples);
     for (name, w) in NAMES.iter().zip(&weights) {
         println!("{name:>32}: {w:8.1}");
@@ -55,7 +82,7 @@ fn main() {
 
 /// Adds one position sample with its game's result for its side to
 /// move; the sampler has already left out early positions and checks.
-fn add_sample(line: &str, samples: &mut Vec<([f64; FEATURES], f64)>) {
+fn add_sample(line: &str, judge: &mut LeafJudge, samples: &mut Vec<([f64; FEATURES], f64)>) {
     let Ok(sample) = PositionSample::from_json_line(line) else {
         return;
     };
@@ -72,12 +99,26 @@ fn add_sample(line: &str, samples: &mut Vec<([f64; FEATURES], f64)>) {
         chex::rules::Colour::White => white_score,
         chex::rules::Colour::Black => 1.0 - white_score,
     };
-    samples.push((features(&pos).map(f64::from), score));
+    if is_quiet(&pos, judge) {
+        samples.push((features(&pos).map(f64::from), score));
+    }
+}
+
+/// Whether no capture changes the position's value: the quiescence
+/// search agrees with the static evaluation. A position with a tile en
+/// prise is judged by the material it is about to lose, not the material
+/// it shows (Texel's method fits quiet positions).
+fn is_quiet(pos: &Position, judge: &mut LeafJudge) -> bool {
+    judge.judge(pos, None) == evaluate(pos)
 }
 
 /// Adds the positions of one game record, each with the game's result
 /// for its side to move.
-fn add_game(record: &serde_json::Value, samples: &mut Vec<([f64; FEATURES], f64)>) {
+fn add_game(
+    record: &serde_json::Value,
+    judge: &mut LeafJudge,
+    samples: &mut Vec<([f64; FEATURES], f64)>,
+) {
     let white_score = match record["result"].as_str() {
         Some("1-0") => 1.0,
         Some("0-1") => 0.0,
@@ -97,7 +138,7 @@ fn add_game(record: &serde_json::Value, samples: &mut Vec<([f64; FEATURES], f64)
         return;
     };
     for (ply, token) in moves.iter().enumerate() {
-        if ply >= SKIP_PLIES && !pos.in_check() {
+        if ply >= SKIP_PLIES && !pos.in_check() && is_quiet(&pos, judge) {
             let f = features(&pos).map(f64::from);
             let score = match pos.side_to_move() {
                 chex::rules::Colour::White => white_score,

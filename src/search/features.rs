@@ -3,11 +3,10 @@
 //! is an evaluation for the side to move. The weights are fitted to game
 //! results (`examples/fit_eval.rs`).
 
-use super::eval::king_pressure;
 use crate::rules::{Colour, Kind, Position};
 
 /// How many features there are.
-pub const FEATURES: usize = 16;
+pub const FEATURES: usize = 18;
 
 /// The features' names, in order, for the fitting tool's report.
 pub const NAMES: [&str; FEATURES] = [
@@ -27,6 +26,8 @@ pub const NAMES: [&str; FEATURES] = [
     "king on table",
     "own tiles by the king",
     "own tiles by the enemy king",
+    "flight squares of the king",
+    "open squares by the enemy king, own pile not empty",
 ];
 
 /// The kinds with a material value, in feature order.
@@ -38,21 +39,40 @@ const MATERIAL: [Kind; 5] = [
     Kind::Pawn,
 ];
 
-/// Around `colour`'s king: the empty squares, and the tiles of each
-/// colour (all 0 while the king is in the pile).
-fn king_surroundings(pos: &Position, colour: Colour) -> (i32, [i32; 2]) {
+/// What surrounds `colour`'s king (all 0 while it is in the pile).
+#[derive(Default)]
+struct KingZone {
+    /// Squares of the king and its neighbours the other side attacks.
+    pressure: i32,
+    /// Empty neighbours.
+    open: i32,
+    /// Empty neighbours the other side does not attack: where the king
+    /// could step (the connection rule aside) and where a tile placed
+    /// by the other side could be taken by it.
+    flight: i32,
+    /// Neighbouring tiles of each colour.
+    tiles: [i32; 2],
+}
+
+fn king_zone(pos: &Position, colour: Colour) -> KingZone {
+    let mut zone = KingZone::default();
     let Some(king) = pos.king_square(colour) else {
-        return (0, [0, 0]);
+        return zone;
     };
-    let mut open = 0;
-    let mut tiles = [0; 2];
+    let enemy = colour.opposite();
+    zone.pressure = i32::from(pos.attack_count(enemy, king) > 0);
     for square in king.neighbours() {
+        let attacked = pos.attack_count(enemy, square) > 0;
+        zone.pressure += i32::from(attacked);
         match pos.tile_at(square) {
-            None => open += 1,
-            Some(t) => tiles[t.piece.colour.index()] += 1,
+            None => {
+                zone.open += 1;
+                zone.flight += i32::from(!attacked);
+            }
+            Some(t) => zone.tiles[t.piece.colour.index()] += 1,
         }
     }
-    (open, tiles)
+    zone
 }
 
 /// For each colour (White first): true when its king is in its pile
@@ -97,13 +117,18 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
         f[1 + i] = pos.table_count(us, kind) as i32 - pos.table_count(them, kind) as i32;
         f[6 + i] = pos.pile(us).count(kind) as i32 - pos.pile(them).count(kind) as i32;
     }
-    f[11] = king_pressure(pos, us) - king_pressure(pos, them);
-    let (our_open, around_ours) = king_surroundings(pos, us);
-    let (their_open, around_theirs) = king_surroundings(pos, them);
-    f[12] = their_open - our_open;
+    let ours = king_zone(pos, us);
+    let theirs = king_zone(pos, them);
+    f[11] = theirs.pressure - ours.pressure;
+    f[12] = theirs.open - ours.open;
     f[13] = i32::from(pos.king_square(us).is_some()) - i32::from(pos.king_square(them).is_some());
-    f[14] = around_ours[us.index()] - around_theirs[them.index()];
-    f[15] = around_theirs[us.index()] - around_ours[them.index()];
+    f[14] = ours.tiles[us.index()] - theirs.tiles[them.index()];
+    f[15] = theirs.tiles[us.index()] - ours.tiles[them.index()];
+    f[16] = ours.flight - theirs.flight;
+    // Open squares by a king are where the other side's placements check
+    // it, and only while that side has tiles to place.
+    let threat = |open: i32, placer: Colour| open * i32::from(!pos.pile(placer).is_empty());
+    f[17] = threat(theirs.open, us) - threat(ours.open, them);
     f
 }
 
@@ -143,6 +168,23 @@ mod tests {
         for i in 1..FEATURES {
             assert_eq!(black[i], -white[i], "{}", NAMES[i]);
         }
+    }
+
+    #[test]
+    fn flight_squares_are_the_open_ones_the_enemy_does_not_attack() {
+        // Round the white king (0,0): seven open squares; the black rook
+        // on -1,1 attacks 0,1, 1,1, -1,0 and -1,-1 (its king guards it
+        // and stops its file upwards), so three are flight squares. Round
+        // the black king (-1,2): seven open squares, of which the white
+        // king attacks 0,1 alone. White's pile is empty: Black's
+        // placements may check White, White's cannot check Black. The
+        // pressure counts the rook's square too, which its king guards.
+        let pos: Position = "K0,0/r-1,1/k-1,2 w -/qrbbnnpppppppp 0 2".parse().unwrap();
+        let f = features(&pos);
+        assert_eq!(f[11], 2 - 5, "pressure: 0,1 and the rook against five");
+        assert_eq!(f[12], 7 - 7);
+        assert_eq!(f[16], 3 - 6, "{}", NAMES[16]);
+        assert_eq!(f[17], 0 - 7, "{}", NAMES[17]);
     }
 
     #[test]
