@@ -1994,6 +1994,10 @@ mod tests {
             .unwrap();
         assert_eq!(tree.nodes[mate].load().proof, Proof::Win);
         assert_eq!(tree.nodes[mate].load().minimax, 1.0);
+        // The game is over there; from the root it is one turn away.
+        assert_eq!(tree.nodes[mate].load().proof_turns, 0);
+        assert_eq!(tree.turns_through(mate), 1);
+        assert_eq!(tree.nodes[0].load().proof_turns, 1);
         // The root's mover is the side that does not move there.
         assert_eq!(tree.nodes[0].load().proof, Proof::Loss);
         assert_eq!(tree.nodes[0].load().minimax, 0.0);
@@ -2071,6 +2075,8 @@ mod tests {
         let knight = tree.children(draw).next().unwrap();
         assert_eq!(tree.nodes[knight].load().edge, Edge::Drawn(Kind::Knight));
         assert_eq!(tree.nodes[knight].load().proof, Proof::Loss);
+        // The game ends on the draw itself, before a turn is played.
+        assert_eq!(tree.turns_through(draw), 0);
         // The draw is never chosen again while a move is not lost.
         let others = tree.children(0).filter(|&c| c != draw).count();
         if others > 0 && tree.nodes[0].load().proof == Proof::Unknown {
