@@ -1421,6 +1421,10 @@ impl Tree {
     /// this turn, or every root action is proven. A slower win goes on
     /// searching for a quicker one.
     fn is_solved(&self) -> bool {
+        // Either way the root is proven; most iterations stop here.
+        if self.nodes[0].proof() == Proof::Unknown {
+            return false;
+        }
         let mut all_proven = true;
         for c in self.children(0) {
             match self.nodes[c].proof() {
