@@ -39,11 +39,11 @@ fn main() {
             }
         }
     }
-    let mut judge = LeafJudge::new(0);
     if files.is_empty() {
         eprintln!("usage: fit_eval [--without=I,J...] RECORDS.jsonl|POSITIONS.jsonl...");
         std::process::exit(2);
     }
+    let mut judge = LeafJudge::new(0);
     for file in &files {
         let reader = match std::fs::File::open(file) {
             Ok(f) => std::io::BufReader::new(f),

@@ -562,7 +562,7 @@ impl Node {
         if let Status::Over(winner) = status {
             let mover = self.mover();
             let proof = Proof::of(winner, mover);
-            self.proof.store(proof as u8, Relaxed);
+            self.proof.store(proof_code(proof, 0), Relaxed);
             self.set_minimax(proof.value(draw.for_side(mover)).unwrap_or(0.5));
         }
     }
