@@ -277,6 +277,9 @@ fn a_persons_move_gets_the_engines_reply() {
     let wdl = state["engine"]["info"]["wdl"].as_array().expect("wdl");
     let sum: u64 = wdl.iter().map(|v| v.as_u64().unwrap()).sum();
     assert!((999..=1001).contains(&sum), "{wdl:?}");
+    // The page reads the score's unit as its key.
+    let score = &state["engine"]["info"]["score"];
+    assert!(score["cp"].is_i64() || score["mate"].is_i64(), "{score}");
     assert!(state["engine"]["info"]["nodes"].as_u64().unwrap() > 0);
     assert_eq!(state["engine"]["restarts"], 0);
 

@@ -7,6 +7,7 @@
 
 mod engine;
 
+use chex::protocol::client::Score;
 use chex::rules::Position;
 use engine::{field, Engine, BIN, WAIT};
 use rand::seq::SliceRandom;
@@ -91,17 +92,23 @@ fn normalise(lines: &[String]) -> Vec<String> {
 }
 
 /// Checks the shape of one `info multipv` line (protocol.md, `go`):
-/// `info multipv <k> score cp <int> [wdl <w> <d> <l>] nodes <n> nps <n>
-/// time <ms> pv <action>`. Returns (k, cp, nodes, pv).
+/// `info multipv <k> score (cp|mate) <int> [wdl <w> <d> <l>] nodes <n>
+/// nps <n> time <ms> pv <action>`. Returns (k, score, nodes, pv).
 #[track_caller]
-fn parse_info(line: &str, wdl: bool) -> (u32, i64, u64, String) {
+fn parse_info(line: &str, wdl: bool) -> (u32, Score, u64, String) {
     let w: Vec<&str> = line.split(' ').collect();
     let n = if wdl { 18 } else { 14 };
     assert!(w.len() >= n, "info line '{line}' has {} words", w.len());
     assert_eq!(&w[..2], ["info", "multipv"], "{line}");
-    assert_eq!(&w[3..5], ["score", "cp"], "{line}");
+    assert_eq!(w[3], "score", "{line}");
     let k: u32 = w[2].parse().expect(line);
-    let cp: i64 = w[5].parse().expect(line);
+    let value: i64 = w[5].parse().expect(line);
+    let score = match w[4] {
+        "cp" => Score::Cp(value),
+        "mate" => Score::Mate(value),
+        unit => panic!("score unit '{unit}' in '{line}'"),
+    };
+    assert_ne!(score, Score::Mate(0), "no mate in 0 while the game goes on");
     let mut i = 6;
     if wdl {
         assert_eq!(w[6], "wdl", "{line}");
@@ -127,7 +134,7 @@ fn parse_info(line: &str, wdl: bool) -> (u32, i64, u64, String) {
             "pv token '{token}' in '{line}'"
         );
     }
-    (k, cp, nodes, w[i + 7].to_string())
+    (k, score, nodes, w[i + 7].to_string())
 }
 
 /// Checks every line of a finished `go`: `info multipv` lines, speed
@@ -140,10 +147,10 @@ fn check_search_output(
     multipv: usize,
     wdl: bool,
     nodes: Option<u64>,
-) -> Vec<(u32, i64, u64, String)> {
+) -> Vec<(u32, Score, u64, String)> {
     let (last, body) = r.lines.split_last().unwrap();
     assert!(last.starts_with("bestmove "));
-    let mut reports: Vec<Vec<(u32, i64, u64, String)>> = Vec::new();
+    let mut reports: Vec<Vec<(u32, Score, u64, String)>> = Vec::new();
     for line in body {
         if line.starts_with("info multipv ") {
             let info = parse_info(line, wdl);
@@ -187,12 +194,17 @@ fn check_search_output(
         final_report[0].3, r.best,
         "the best action reported first should be the bestmove"
     );
-    // Best first: under `Player flat` the best mean, so the scores fall;
-    // under `ucb` the most visited, which the info lines do not show.
+    // Best first: under `Player flat` the best mean, so the scores fall
+    // (it proves nothing: every score is in centipawns); under `ucb` the
+    // most visited, which the info lines do not show.
     if r.player_flat {
+        let cp = |s: Score| match s {
+            Score::Cp(cp) => cp,
+            Score::Mate(_) => panic!("Player flat proved a mate: {final_report:?}"),
+        };
         for pair in final_report.windows(2) {
             assert!(
-                pair[0].1 >= pair[1].1,
+                cp(pair[0].1) >= cp(pair[1].1),
                 "best first: scores {:?}",
                 final_report
             );
@@ -452,6 +464,77 @@ fn draw_and_place_transcript() {
         pos.ends_with(" w KRRBBNNPPPPPPPP/kqrrbbnpppppppp 0 2"),
         "{pos}"
     );
+    e.quit();
+}
+
+/// A line of the tactics suite (tests/data/tactics.txt) by its id: the
+/// position, with no drawn tile to place, and the accepted answers.
+fn tactic(id: &str) -> (String, Vec<String>) {
+    let prefix = format!("{id} ;");
+    let line = include_str!("data/tactics.txt")
+        .lines()
+        .find(|l| l.starts_with(&prefix))
+        .unwrap_or_else(|| panic!("no {id} in tests/data/tactics.txt"));
+    let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+    assert_eq!(fields[2], "-", "{id}: a drawn tile to place");
+    let answers = fields[4].split(' ').map(String::from).collect();
+    (fields[1].to_string(), answers)
+}
+
+/// A proven mate is printed as UCI prints it (protocol.md, `go`):
+/// `score mate N`, N the engine's own turns to the mate counting the one
+/// it is choosing, with a certain WDL; and it is played.
+#[test]
+fn proven_mates_are_reported_as_mate_scores() {
+    let mut e = Engine::with_options(&[("Seed", "1"), ("Threads", "1"), ("UCI_ShowWDL", "true")]);
+    // A step that mates; a draw that mates whatever kind comes; a step,
+    // and a draw, after which every reply, and every kind either side
+    // draws, leaves a mate in one.
+    let mates = [
+        ("mate1-step-001", 1),
+        ("mate1-draw-008", 1),
+        ("mate2-006", 2),
+        ("mate2-010", 2),
+    ];
+    for (id, mate) in mates {
+        let (position, answers) = tactic(id);
+        e.expect_silent(&format!("position fen {position}"));
+        let r = e.go_checked("go nodes 2000");
+        // The search stops once nothing can improve its answer.
+        check_search_output(&r, 1, true, None);
+        let last = r.info_lines().last().copied().unwrap();
+        let expected = format!("info multipv 1 score mate {mate} wdl 1000 0 0 nodes ");
+        assert!(last.starts_with(&expected), "{id}: {last}");
+        assert!(
+            answers.contains(&r.best),
+            "{id}: {} not in {answers:?}",
+            r.best
+        );
+    }
+    // After the first move of a mate in two, every action of the side to
+    // move is lost to a mate in one: it is mated on the opponent's first
+    // turn.
+    let (position, answers) = tactic("mate2-008");
+    e.expect_silent(&format!("position fen {position} moves {}", answers[0]));
+    let r = e.go_checked("go nodes 2000");
+    check_search_output(&r, 1, true, None);
+    let last = r.info_lines().last().copied().unwrap();
+    assert!(
+        last.starts_with("info multipv 1 score mate -1 wdl 0 0 1000 "),
+        "{last}"
+    );
+    // The classical searcher knows a mate in one for certain.
+    e.expect_silent("setoption name Player value alphabeta");
+    let (position, answers) = tactic("mate1-step-001");
+    e.expect_silent(&format!("position fen {position}"));
+    let r = e.go_checked("go depth 2");
+    check_search_output(&r, 1, true, None);
+    let last = r.info_lines().last().copied().unwrap();
+    assert!(
+        last.starts_with("info multipv 1 score mate 1 wdl 1000 0 0 "),
+        "{last}"
+    );
+    assert_eq!([r.best], answers[..]);
     e.quit();
 }
 

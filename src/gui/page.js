@@ -234,7 +234,10 @@ function drawEngine() {
   $("wdl-text").textContent = info && info.wdl
     ? `White wins ${(w / 10).toFixed(1)}% · draw ${(d / 10).toFixed(1)}% · Black wins ${(l / 10).toFixed(1)}%`
     : "win / draw / loss appears while the engine thinks";
-  $("score").textContent = info && info.score_cp !== null ? `${info.score_cp} for ${e.info_side}` : "–";
+  // A proven result is a mate count, #N (#-N when mated), as UCI GUIs show it.
+  const score = info && info.score;
+  const shown = !score ? null : "mate" in score ? `#${score.mate}` : `${score.cp}`;
+  $("score").textContent = shown !== null ? `${shown} for ${e.info_side}` : "–";
   $("nodes").textContent = info ? info.nodes : "–";
   $("nps").textContent = info ? info.nps : "–";
   $("pv").textContent = info && info.pv ? info.pv : "–";

@@ -90,11 +90,24 @@ pub fn engine_error(line: &str) -> Option<&str> {
         .map(|error| error.trim_start_matches(':').trim())
 }
 
+/// The score of an `info` line, for the side to move.
+///
+/// Serialised as `{"cp": 31}` or `{"mate": -2}` for the GUI's page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Score {
+    /// An estimate, in centipawns.
+    Cp(i64),
+    /// A proven result, as UCI counts it: the side to move mates with its
+    /// Nth turn from now, or, below 0, is mated on the opponent's Nth.
+    Mate(i64),
+}
+
 /// What a search line of the engine says, as far as a driver shows it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Info {
-    /// The score of the best action for the side to move, in centipawns.
-    pub score_cp: Option<i64>,
+    /// The score of the best action for the side to move.
+    pub score: Option<Score>,
     /// Wins, draws and losses per mille for the side to move.
     pub wdl: Option<[u32; 3]>,
     /// Playouts so far.
@@ -121,9 +134,13 @@ impl Info {
             match word {
                 "string" => return None,
                 "multipv" if number(&mut words) != Some(1) => return None,
-                // `score cp N`: the unit word comes first.
-                "score" if words.next() == Some("cp") => {
-                    info.score_cp = words.next().and_then(|w| w.parse().ok());
+                // `score cp N` or `score mate N`: the unit word first.
+                "score" => {
+                    info.score = match words.next() {
+                        Some("cp") => number(&mut words).map(Score::Cp),
+                        Some("mate") => number(&mut words).map(Score::Mate),
+                        _ => None,
+                    };
                 }
                 "wdl" => {
                     let w: Vec<u32> = (0..3)
@@ -162,7 +179,7 @@ mod tests {
             "info multipv 1 score cp 31 wdl 520 21 459 nodes 2000 nps 3683 time 543 pv 0,0-1,0 @",
         )
         .unwrap();
-        assert_eq!(info.score_cp, Some(31));
+        assert_eq!(info.score, Some(Score::Cp(31)));
         assert_eq!(info.wdl, Some([520, 21, 459]));
         assert_eq!((info.nodes, info.nps, info.time), (2000, 3683, 543));
         assert_eq!(info.pv, "0,0-1,0 @");
@@ -170,6 +187,27 @@ mod tests {
         assert_eq!(Info::parse("info multipv 2 score cp 1 pv @"), None);
         assert_eq!(Info::parse("bestmove @"), None);
         assert_eq!(Info::parse("info score cp x wdl 1 2"), None);
+    }
+
+    /// A proven result comes as `score mate N`, the sign for the side
+    /// to move.
+    #[test]
+    fn mate_scores_are_read() {
+        let read = |line: &str| Info::parse(line).unwrap().score;
+        let win =
+            Info::parse("info multipv 1 score mate 3 wdl 1000 0 0 nodes 40 nps 9 time 4 pv @")
+                .unwrap();
+        assert_eq!(win.score, Some(Score::Mate(3)));
+        assert_eq!(win.wdl, Some([1000, 0, 0]));
+        assert_eq!((win.nodes, win.pv.as_str()), (40, "@"));
+        let loss = read("info score mate -2 nodes 40 pv 0,0-1,0");
+        assert_eq!(loss, Some(Score::Mate(-2)));
+        assert_eq!(read("info score mate x nodes 1 pv @"), None);
+        assert_eq!(read("info score wdl 1 0 0 nodes 1 pv @"), None);
+        // The GUI's page reads the unit as a key.
+        let json = |s: Score| serde_json::to_string(&s).unwrap();
+        assert_eq!(json(Score::Mate(-2)), r#"{"mate":-2}"#);
+        assert_eq!(json(Score::Cp(31)), r#"{"cp":31}"#);
     }
 
     #[test]

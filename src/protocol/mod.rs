@@ -14,7 +14,7 @@ pub mod command;
 pub mod options;
 
 use crate::rules::{clip, kind_name, Game, GameEnd, Kind, MoveToken, Position, MAX_COUNTER};
-use crate::search::{self, Action, Params, Report, Request};
+use crate::search::{self, Action, ActionStats, Params, Proven, Report, Request};
 use command::{Command, Start};
 use options::Options;
 use std::fmt::Write as _;
@@ -575,27 +575,47 @@ fn centipawns(p: f64) -> i64 {
     (400.0 * (p / (1.0 - p)).log10()).round() as i64
 }
 
+/// The `score` of an action: `mate N` when the search has proven a win
+/// (`mate -N` a loss), as UCI counts it ([`Proven::mate_in`]: the
+/// winner's own turns, the root action the first of the side to move),
+/// `cp 0` for a proven draw, else its mean result as centipawns.
+fn score(stats: &ActionStats) -> String {
+    match stats.proven {
+        Some(proven) => match proven.mate_in() {
+            Some(n) => format!("mate {n}"),
+            None => "cp 0".to_string(),
+        },
+        None => format!("cp {}", centipawns(stats.value())),
+    }
+}
+
+/// The win, draw and loss per mille of an action: certain once proven,
+/// else its results so far.
+fn wdl(stats: &ActionStats) -> [i64; 3] {
+    match stats.proven {
+        Some(Proven::Win { .. }) => return [1000, 0, 0],
+        Some(Proven::Draw) => return [0, 1000, 0],
+        Some(Proven::Loss { .. }) => return [0, 0, 1000],
+        None => {}
+    }
+    if stats.visits == 0 {
+        return [0, 1000, 0];
+    }
+    let visits = stats.visits as f64;
+    let w = (1000.0 * stats.wins / visits).round() as i64;
+    let l = (1000.0 * stats.losses / visits).round() as i64;
+    [w, 1000 - w - l, l]
+}
+
 /// The `info` lines of a report: one per reported action, then the speed.
 fn info_lines(report: &Report, multipv: usize, show_wdl: bool) -> String {
     let ms = report.elapsed.as_millis().max(1) as u64;
     let nps = report.nodes * 1000 / ms;
     let mut lines = Vec::new();
     for (i, stats) in report.actions.iter().take(multipv.max(1)).enumerate() {
-        let mut line = format!(
-            "info multipv {} score cp {}",
-            i + 1,
-            centipawns(stats.value())
-        );
+        let mut line = format!("info multipv {} score {}", i + 1, score(stats));
         if show_wdl {
-            let visits = stats.visits.max(1) as f64;
-            let w = (1000.0 * stats.wins / visits).round() as i64;
-            let l = (1000.0 * stats.losses / visits).round() as i64;
-            let (w, l) = if stats.visits == 0 { (0, 0) } else { (w, l) };
-            let d = if stats.visits == 0 {
-                1000
-            } else {
-                1000 - w - l
-            };
+            let [w, d, l] = wdl(stats);
             let _ = write!(line, " wdl {w} {d} {l}");
         }
         let _ = write!(
@@ -681,6 +701,52 @@ mod tests {
         assert_eq!(line, b"isready");
         line.clear();
         assert_eq!(read_line(&mut reader, &mut line).unwrap(), 0);
+    }
+
+    /// Proven actions print UCI's mate counts and a certain WDL; the
+    /// others their estimate.
+    #[test]
+    fn proven_actions_print_mate_scores() {
+        let stats = |proven| ActionStats {
+            action: Action::Draw,
+            visits: 10,
+            wins: 6.0,
+            draws: 0.0,
+            losses: 4.0,
+            pv: Vec::new(),
+            proven,
+        };
+        let report = Report {
+            actions: vec![
+                stats(Some(Proven::Win { turns: 3 })),
+                stats(Some(Proven::Win { turns: 1 })),
+                stats(Some(Proven::Draw)),
+                stats(None),
+                stats(Some(Proven::Loss { turns: 4 })),
+                stats(Some(Proven::Loss { turns: 0 })),
+            ],
+            nodes: 10,
+            plies: 0,
+            elapsed: std::time::Duration::from_millis(5),
+        };
+        let lines = info_lines(&report, 6, true);
+        let heads: Vec<String> = lines
+            .lines()
+            .filter_map(|l| l.split(" nodes ").next())
+            .map(String::from)
+            .collect();
+        let cp = centipawns(0.6);
+        assert_eq!(
+            heads[..6],
+            [
+                "info multipv 1 score mate 2 wdl 1000 0 0".to_string(),
+                "info multipv 2 score mate 1 wdl 1000 0 0".to_string(),
+                "info multipv 3 score cp 0 wdl 0 1000 0".to_string(),
+                format!("info multipv 4 score cp {cp} wdl 600 0 400"),
+                "info multipv 5 score mate -2 wdl 0 0 1000".to_string(),
+                "info multipv 6 score mate -1 wdl 0 0 1000".to_string(),
+            ]
+        );
     }
 
     #[test]

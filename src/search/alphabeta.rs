@@ -969,7 +969,8 @@ fn snapshot(actions: &[Action], scores: &[i32], nodes: u64, budget: &Budget) -> 
         actions: actions
             .iter()
             .zip(scores)
-            .map(|(&action, &score)| {
+            .enumerate()
+            .map(|(i, (&action, &score))| {
                 let p = expected_result(score);
                 ActionStats {
                     action,
@@ -978,12 +979,32 @@ fn snapshot(actions: &[Action], scores: &[i32], nodes: u64, budget: &Budget) -> 
                     draws: 0.0,
                     losses: 1.0 - p,
                     pv: Vec::new(),
+                    proven: proven(score, i == 0),
                 }
             })
             .collect(),
         nodes,
         plies: 0,
         elapsed: budget.clock.elapsed(),
+    }
+}
+
+/// What a root score proves, `exact` for the best action's (the others
+/// are bounds from above once they fail low).
+///
+/// A mate score is no proof in general: at a draw it is the pile's mean,
+/// which can blend mates with a lead near [`EVAL_BOUND`], and lines of
+/// different lengths. Only the two extremes are proofs, for a mean
+/// reaches an extreme only when every term does (and the means round
+/// towards zero): `WIN - 1`, the most a root action can score, is the
+/// opponent lost on its next turn whatever it draws; `-WIN`, the least,
+/// is a draw at the root that checkmates the drawer whatever kind comes.
+fn proven(score: i32, exact: bool) -> Option<super::Proven> {
+    use super::Proven;
+    match score {
+        s if s == WIN - 1 && exact => Some(Proven::Win { turns: 1 }),
+        s if s == -WIN => Some(Proven::Loss { turns: 0 }),
+        _ => None,
     }
 }
 

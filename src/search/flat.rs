@@ -142,6 +142,7 @@ impl Shared<'_> {
                 draws: t.draws.load(Ordering::Relaxed) as f64 / UNIT,
                 losses: t.losses.load(Ordering::Relaxed) as f64 / UNIT,
                 pv: Vec::new(),
+                proven: None,
             })
             .collect();
         // Best first, ties in the actions' order, so the answer is

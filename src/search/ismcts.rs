@@ -134,7 +134,7 @@ use super::alphabeta::{expected_result, score_of_centipawns, LeafJudge};
 use super::eval::win_probability;
 use super::playout::{playout, Policy};
 use super::time::Clock;
-use super::{Action, ActionStats, Cadence, Params, Report, Request};
+use super::{Action, ActionStats, Cadence, Params, Proven, Report, Request};
 use crate::rules::{Colour, Kind, Move, MoveList, Piece, Position, Square};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -156,6 +156,13 @@ enum Edge {
 }
 
 impl Edge {
+    /// The turns this edge ends: one for a step or a placement; none for
+    /// a draw, whose turn ends with the placement below it, nor for the
+    /// kind that comes.
+    fn turns(self) -> u8 {
+        u8::from(matches!(self, Edge::Play(_)))
+    }
+
     /// The decision this edge records; `None` for the root and for chance
     /// outcomes.
     fn action(self) -> Option<Action> {
@@ -349,6 +356,17 @@ impl Proof {
             Proof::Loss => Some(0.0),
             Proof::Draw => Some(draw),
             Proof::Win => Some(1.0),
+        }
+    }
+
+    /// What a report says of a root action with this proof, `turns`
+    /// long from the root ([`Proven`] counts as [`Tree::turns_through`]).
+    fn proven(self, turns: u8) -> Option<Proven> {
+        match self {
+            Proof::Unknown => None,
+            Proof::Loss => Some(Proven::Loss { turns }),
+            Proof::Draw => Some(Proven::Draw),
+            Proof::Win => Some(Proven::Win { turns }),
         }
     }
 
@@ -1413,8 +1431,7 @@ impl Tree {
     /// that came).
     fn turns_through(&self, c: usize) -> u8 {
         let child = &self.nodes[c];
-        let own = u8::from(matches!(child.edge(), Edge::Play(_)));
-        child.proof_turns().saturating_add(own)
+        child.proof_turns().saturating_add(child.edge().turns())
     }
 
     /// Whether no search can improve the answer: the side to move wins
@@ -1470,6 +1487,12 @@ impl Tree {
                 let visits = node.visits as f64;
                 let draw = self.draw.for_side(node.mover) as f64;
                 let wins = node.value - draw * node.draws;
+                // The proof and its length from the one load, so that a
+                // thread proving the child meanwhile cannot pair one
+                // proof with another's length. Counted from the root,
+                // the root action's own turn included (a step that mates
+                // is 1): what `Proven` asks.
+                let turns = node.proof_turns.saturating_add(node.edge.turns());
                 Some(ActionStats {
                     action: node.edge.action()?,
                     visits: node.visits as u64,
@@ -1477,6 +1500,7 @@ impl Tree {
                     draws: node.draws,
                     losses: (visits - wins - node.draws).max(0.0),
                     pv: self.principal_variation(c),
+                    proven: node.proof.proven(turns),
                 })
             })
             .collect()
@@ -2002,6 +2026,10 @@ mod tests {
         assert_eq!(tree.nodes[mate].load().proof_turns, 0);
         assert_eq!(tree.turns_through(mate), 1);
         assert_eq!(tree.nodes[0].load().proof_turns, 1);
+        // The report counts the same way: mate in one.
+        let stats = tree.root_stats();
+        let reported = stats.iter().find(|s| s.action == Action::Play(mv));
+        assert_eq!(reported.unwrap().proven, Some(Proven::Win { turns: 1 }));
         // The root's mover is the side that does not move there.
         assert_eq!(tree.nodes[0].load().proof, Proof::Loss);
         assert_eq!(tree.nodes[0].load().minimax, 0.0);
@@ -2081,6 +2109,9 @@ mod tests {
         assert_eq!(tree.nodes[knight].load().proof, Proof::Loss);
         // The game ends on the draw itself, before a turn is played.
         assert_eq!(tree.turns_through(draw), 0);
+        let stats = tree.root_stats();
+        let reported = stats.iter().find(|s| s.action == Action::Draw);
+        assert_eq!(reported.unwrap().proven, Some(Proven::Loss { turns: 0 }));
         // The draw is never chosen again while a move is not lost.
         let others = tree.children(0).filter(|&c| c != draw).count();
         if others > 0 && tree.nodes[0].load().proof == Proof::Unknown {
