@@ -22,7 +22,7 @@
 
 mod reference;
 
-use chex::rules::{Colour, Ending, Game, GameEnd, Kind, Move, Position};
+use chex::rules::{Colour, Ending, Game, GameEnd, Kind, Move, MoveList, Position};
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -85,6 +85,25 @@ proptest! {
         items.shuffle(&mut ChaCha8Rng::seed_from_u64(shuffle_seed));
         let shuffled: Position = format!("{} {rest}", items.join("/")).parse().unwrap();
         prop_assert_eq!(shuffled.to_string(), text);
+    }
+
+    /// `generate_captures` lists exactly the legal steps that take an
+    /// enemy tile, in the order `generate_steps` lists them (the search's
+    /// move ordering breaks ties by it).
+    #[test]
+    fn captures_are_the_legal_steps_that_take(pos in position()) {
+        let mut pos = pos;
+        let us = pos.side_to_move();
+        let mut steps = MoveList::new();
+        pos.generate_steps(&mut steps);
+        let takes = |mv: &Move| match *mv {
+            Move::Step { to, .. } => pos.tile_at(to).is_some_and(|t| t.piece.colour != us),
+            _ => false,
+        };
+        let expected: Vec<Move> = steps.iter().copied().filter(takes).collect();
+        let mut captures = MoveList::new();
+        pos.generate_captures(&mut captures);
+        prop_assert_eq!(captures.to_vec(), expected);
     }
 
     /// For every legal move: `make` keeps the incremental hash equal to the

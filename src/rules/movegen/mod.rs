@@ -8,7 +8,7 @@ use super::connectivity::Ring;
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
-use super::position::{Position, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+use super::position::{line_back, Position, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
 use super::square::{Square, COORD_LIMIT};
 use super::tile_set::TileSet;
 use arrayvec::ArrayVec;
@@ -218,23 +218,62 @@ impl Position {
     /// the order [`Position::generate_steps`] lists them: for a search
     /// that wants the captures alone, and need not test the other moves.
     pub fn generate_captures(&mut self, list: &mut MoveList) {
-        let us = self.side_to_move();
         // A few candidates are tested: flooding per mover is cheaper than
         // one search of the whole table.
         let mut screen = self.sampling_screen();
         let start = list.len();
-        self.generate_step_candidates(&screen, list);
+        self.generate_capture_candidates(screen.reach, list);
         let mut kept = start;
         for i in start..list.len() {
             let mv = list[i];
-            let Move::Step { to, .. } = mv else { continue };
-            let takes = self.tile_at(to).is_some_and(|t| t.piece.colour != us);
-            if takes && self.candidate_is_legal(mv, &mut screen) {
+            if self.candidate_is_legal(mv, &mut screen) {
                 list[kept] = mv;
                 kept += 1;
             }
         }
         list.truncate(kept);
+    }
+
+    /// Appends the captures among [`Position::generate_step_candidates`],
+    /// in its order, without walking the empty squares: a slider's only
+    /// capture along a line is the first tile there, found in one look.
+    fn generate_capture_candidates(&self, reach: Reach, list: &mut MoveList) {
+        let us = self.side_to_move();
+        let mut capture = |from: Square, to: Square| {
+            if self.occupied(to) && self.is_enemy(to) {
+                list.push(Move::Step { from, to });
+            }
+        };
+        for slot in self.present() & TileSet::colour(us) {
+            let from = self.square_of(slot);
+            let lines = |dirs: &[(i32, i32); 4], capture: &mut dyn FnMut(Square, Square)| {
+                for &(dx, dy) in dirs {
+                    // Within the reach the first tile along the line is
+                    // where it seems; past it the torus may wrap.
+                    let d = self.blocker_distance(from, line_back(-dx, -dy)) as i32;
+                    if d <= reach.room(from, dx, dy) {
+                        capture(from, from.offset(d * dx, d * dy));
+                    }
+                }
+            };
+            match self.kind_of(slot) {
+                Kind::Queen => {
+                    lines(&ORTHOGONAL, &mut capture);
+                    lines(&DIAGONAL, &mut capture);
+                }
+                Kind::Rook => lines(&ORTHOGONAL, &mut capture),
+                Kind::Bishop => lines(&DIAGONAL, &mut capture),
+                Kind::Knight => KNIGHT
+                    .iter()
+                    .for_each(|&(dx, dy)| capture(from, from.offset(dx, dy))),
+                Kind::King => KING
+                    .iter()
+                    .for_each(|&(dx, dy)| capture(from, from.offset(dx, dy))),
+                Kind::Pawn => [-1, 1]
+                    .iter()
+                    .for_each(|&dx| capture(from, from.offset(dx, us.forward()))),
+            }
+        }
     }
 
     /// Appends the candidate moves of the side to move's tiles to `list`:
