@@ -64,11 +64,11 @@ fn king_zone(pos: &Position, colour: Colour) -> KingZone {
     let Some(king) = pos.king_square(colour) else {
         return zone;
     };
-    let enemy = colour.opposite();
-    zone.pressure = i32::from(pos.attack_count(enemy, king) > 0);
+    let attacked = pos.attacked_block(colour.opposite(), king);
+    zone.pressure = attacked.count_ones() as i32;
     for square in king.neighbours() {
-        let attacked = pos.attack_count(enemy, square) > 0;
-        zone.pressure += i32::from(attacked);
+        let (dx, dy) = (square.x - king.x, square.y - king.y);
+        let attacked = attacked >> (3 * (dy + 1) + dx + 1) & 1 == 1;
         match pos.tile_at(square) {
             None => {
                 zone.open += 1;
