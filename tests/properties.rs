@@ -89,7 +89,8 @@ proptest! {
 
     /// `generate_captures` lists exactly the legal steps that take an
     /// enemy tile, in the order `generate_steps` lists them (the search's
-    /// move ordering breaks ties by it).
+    /// move ordering breaks ties by it), and `has_legal_step` says
+    /// whether there is any legal step.
     #[test]
     fn captures_are_the_legal_steps_that_take(pos in position()) {
         let mut pos = pos;
@@ -104,6 +105,7 @@ proptest! {
         let mut captures = MoveList::new();
         pos.generate_captures(&mut captures);
         prop_assert_eq!(captures.to_vec(), expected);
+        prop_assert_eq!(pos.has_legal_step(), !steps.is_empty());
     }
 
     /// For every legal move: `make` keeps the incremental hash equal to the

@@ -125,7 +125,7 @@ impl Position {
     /// fifty-move rule, as in chess.
     pub fn ending(&self) -> Option<GameEnd> {
         let us = self.side_to_move();
-        if self.pile(us).is_empty() && self.legal_moves().is_empty() {
+        if self.pile(us).is_empty() && !self.clone().has_legal_step() {
             return Some(self.ending_without_moves());
         }
         (self.halfmove_clock() >= 100).then_some(GameEnd {

@@ -697,18 +697,20 @@ impl<'a> Searcher<'a> {
         }
         let mut list = self.take_list();
         let pile = self.pos.pile(us);
-        if in_check || pile.is_empty() {
+        if in_check {
             self.pos.generate_steps(&mut list);
-            if list.is_empty() && pile.is_empty() {
-                self.give_list(list);
-                return Ok(if in_check {
-                    -(WIN - ply as i32)
-                } else {
-                    self.draw_score()
-                });
-            }
         } else {
             self.pos.generate_captures(&mut list);
+        }
+        // With the pile empty, no move is the end of the game; a capture
+        // is a move.
+        if list.is_empty() && pile.is_empty() && (in_check || !self.pos.has_legal_step()) {
+            self.give_list(list);
+            return Ok(if in_check {
+                -(WIN - ply as i32)
+            } else {
+                self.draw_score()
+            });
         }
         let mut best = -INFINITY;
         if in_check {

@@ -214,6 +214,17 @@ impl Position {
         list.truncate(kept);
     }
 
+    /// True when the side to move has a legal move of a tile on the
+    /// table: whether a side with an empty pile is checkmated or
+    /// stalemated, without testing every move. Stops at the first.
+    pub fn has_legal_step(&mut self) -> bool {
+        let mut screen = self.sampling_screen();
+        let mut list = MoveList::new();
+        self.generate_step_candidates(&screen, &mut list);
+        list.iter()
+            .any(|&mv| self.candidate_is_legal(mv, &mut screen))
+    }
+
     /// Appends the legal captures of the side to move's tiles to `list`, in
     /// the order [`Position::generate_steps`] lists them: for a search
     /// that wants the captures alone, and need not test the other moves.
