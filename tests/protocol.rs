@@ -764,6 +764,35 @@ fn movetime_and_clocks_bound_the_search() {
     e.quit();
 }
 
+/// A game in which the engine once fell silent at White's 39th turn:
+/// a leaf of its tree had evasions of check met by captures that check
+/// again, and the quiescence judging it grew without end (a judgement
+/// now stops at a node limit). It must answer like any other position.
+#[test]
+fn a_position_whose_quiescence_explodes_is_answered() {
+    let moves: String = [
+        "P@0,0 b@0,1 P@0,2 k@-1,0 P@-2,-1 p@-1,-2 P@1,0 -1,0-0,-1 B@1,-2 ",
+        "n@2,-3 1,0-0,1 q@1,-1 B@2,0 p@3,1 N@3,0 3,1-2,0 3,0-1,-1 2,0-1,-1 ",
+        "R@2,-1 p@3,0 P@2,-2 0,-1-0,-2 2,-1-2,0 r@1,-3 1,-2--1,0 2,-3-0,-4 ",
+        "2,-2-1,-1 0,-2-0,-3 P@-1,-5 b@-2,-6 R@-1,-4 -2,-6--1,-5 -1,-4--1,-5 ",
+        "p@-1,-3 -1,0-0,-1 n@0,-6 -1,-5-0,-5 p@-1,-4 0,-5--1,-5 p@0,-2 ",
+        "-1,-5-1,-5 0,-6-1,-4 1,-5-1,-4 1,-3-1,-4 0,-1-2,1 p@3,2 Q@2,3 ",
+        "0,-4-1,-2 2,3-3,2 r@4,3 2,0-1,0 1,-4-0,-4 1,0-1,1 0,-4-1,-4 N@-1,-5 ",
+        "p@-2,-6 K@-2,-5 0,-3-1,-3 -2,-5--3,-5 0,-2-0,-4 P@2,-5 1,-4-1,-5 ",
+        "-3,-5--2,-6 1,-3-0,-3 1,1-1,2 0,-3-1,-3 -2,-6--1,-6 1,-3-0,-3 0,2-0,3 ",
+        "0,-3-0,-2 -1,-6--2,-6 0,-2-1,-3 -2,-6--1,-6 1,-3-0,-2 2,-5-2,-4 ",
+        "1,-2-2,-4",
+    ]
+    .concat();
+    let mut e = Engine::with_options(&[("Threads", "1")]);
+    e.expect_silent(&format!("position startpos moves {moves}"));
+    let legal = e.moves();
+    e.send("go movetime 100");
+    let line = e.read_until("bestmove", WAIT).pop().unwrap();
+    e.check_bestmove(&legal, &line);
+    e.quit();
+}
+
 /// Waits `d` and checks that no `bestmove` came meanwhile.
 fn no_bestmove_for(e: &mut Engine, d: Duration) {
     if let Some(l) = e.recv_matching(|l| l.starts_with("bestmove"), d) {

@@ -803,11 +803,20 @@ impl<'a> Searcher<'a> {
 /// bounds by their depth instead.
 static NEVER: AtomicBool = AtomicBool::new(false);
 
+/// The most nodes one judgement by the quiescence alone may search, past
+/// which it is the static evaluation; ten times more for each ply of
+/// search before it. A quiescence in check tries every evasion, and a
+/// rare position of captures that check upon evasions can grow it
+/// without end (an engine fell silent so); an ordinary judgement takes a
+/// few hundred nodes, and none in the bench positions more than 5,000.
+const JUDGE_NODES: u64 = 20_000;
+
 /// Judges the leaves of the tree search by a shallow search: a searcher
 /// kept from one leaf to the next, its table and buffers with it.
 pub struct LeafJudge {
     searcher: Searcher<'static>,
     depth: i32,
+    nodes_limit: u64,
 }
 
 impl LeafJudge {
@@ -822,6 +831,7 @@ impl LeafJudge {
         LeafJudge {
             searcher: Searcher::new(&Position::startpos(), &[], Table::new(1), budget),
             depth,
+            nodes_limit: JUDGE_NODES * 10u64.pow(depth.clamp(0, 3) as u32),
         }
     }
 
@@ -834,13 +844,13 @@ impl LeafJudge {
         s.keys.push(pos.hash());
         s.game_keys = 0;
         s.aborted = false;
+        s.budget.nodes_limit = s.nodes + self.nodes_limit;
         let result = match pending {
             Some(kind) => s.placement(kind, self.depth.max(1), 0, -INFINITY, INFINITY),
             None if self.depth == 0 => s.quiesce(0, -INFINITY, INFINITY),
             None => s.negamax(self.depth, 0, -INFINITY, INFINITY),
         };
-        // Without a deadline or a node limit the search is never cut.
-        result.unwrap_or(0)
+        result.unwrap_or_else(|Aborted| evaluate(pos))
     }
 
     /// Nodes searched by this judge so far.
