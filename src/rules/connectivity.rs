@@ -8,6 +8,7 @@
 //! only the rest need the graph of touching tiles: floods, articulation
 //! points (Hopcroft–Tarjan) and the parts a tile's removal leaves.
 
+use super::piece::Colour;
 use super::position::{Position, NO_SLOT};
 use super::tile_set::TileSet;
 use arrayvec::ArrayVec;
@@ -367,6 +368,14 @@ impl Position {
         seen
     }
 
+    /// True when `colour`'s king is on the table and can leave its square
+    /// with the rest staying one group: a king that cannot steps only
+    /// where it joins the parts again, and rarely can.
+    pub fn king_is_free(&self, colour: Colour) -> bool {
+        let king = self.king_slot(colour);
+        king != NO_SLOT && self.removable(king as usize)
+    }
+
     /// True when the tile in `slot` can leave the table (be captured, or
     /// move off to capture) and the rest stays one group.
     #[inline]
@@ -387,6 +396,21 @@ mod tests {
     /// The bit of the square at `dx, dy` (each in −1..=1) in a [`Ring`].
     const fn ring_bit(dx: i32, dy: i32) -> Ring {
         1 << (3 * (dy + 1) + (dx + 1))
+    }
+
+    /// A king between two parts of the table holds them together and
+    /// cannot leave; one at an end can; one in the pile is not free.
+    #[test]
+    fn a_king_that_holds_the_table_together_is_not_free() {
+        let pos: Position = "p-2,0/P-1,0/K0,0/P1,0/k2,0 w QRRBBNNPPPPPP/qrrbbnnppppppp 0 3"
+            .parse()
+            .unwrap();
+        assert!(!pos.king_is_free(Colour::White));
+        assert!(pos.king_is_free(Colour::Black));
+        let pile: Position = "P0,0/p1,0 w KQRRBBNNPPPPPPP/kqrrbbnnppppppp 0 2"
+            .parse()
+            .unwrap();
+        assert!(!pile.king_is_free(Colour::White));
     }
 
     #[test]

@@ -56,10 +56,10 @@ pub const LOGISTIC_SCALE: f64 = 400.0;
 
 /// The weights of the evaluation's features ([`features::NAMES`]), in
 /// centipawns, fitted to game results by `examples/fit_eval.rs`, all but
-/// the queen on the table: the fit puts it near 220, below a queen in the
+/// the queen on the table: the fit puts it near 250, below a queen in the
 /// pile, and with that the search let free queens be.
 pub const WEIGHTS: [i32; FEATURES] = [
-    11, 300, 97, 110, 132, 28, 374, 165, 175, 178, 87, -1, -7, -14, 24, 145, 13, 97,
+    6, 300, 133, 115, 116, 22, 358, 195, 186, 150, 86, -4, 0, -14, 17, 130, 3, 79, -154,
 ];
 
 /// The static evaluation of `pos` for the side to move, in centipawns.

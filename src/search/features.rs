@@ -11,7 +11,7 @@
 use crate::rules::{Colour, Kind, Position};
 
 /// How many features there are.
-pub const FEATURES: usize = 18;
+pub const FEATURES: usize = 19;
 
 /// The features' names, in order, for the fitting tool's report.
 pub const NAMES: [&str; FEATURES] = [
@@ -33,6 +33,7 @@ pub const NAMES: [&str; FEATURES] = [
     "own tiles by the enemy king",
     "flight squares of the king",
     "open squares by the enemy king, own pile not empty",
+    "king frozen",
 ];
 
 /// The kinds with a material value, in feature order.
@@ -134,6 +135,10 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
     // it, and only while that side has tiles to place.
     let threat = |open: i32, placer: Colour| open * i32::from(!pos.pile(placer).is_empty());
     f[17] = threat(theirs.open, us) - threat(ours.open, them);
+    // A king that cannot leave its square without splitting the table
+    // has no flight whatever its open squares.
+    let frozen = |c: Colour| i32::from(pos.king_square(c).is_some() && !pos.king_is_free(c));
+    f[18] = frozen(us) - frozen(them);
     f
 }
 
@@ -190,6 +195,20 @@ mod tests {
         assert_eq!(f[12], 7 - 7);
         assert_eq!(f[16], 3 - 6, "{}", NAMES[16]);
         assert_eq!(f[17], 0 - 7, "{}", NAMES[17]);
+    }
+
+    #[test]
+    fn a_king_holding_the_table_together_is_frozen() {
+        // White's king joins -2,0..-1,0 to 1,0..2,0; Black's ends the row.
+        let pos: Position = "p-2,0/P-1,0/K0,0/P1,0/k2,0 w QRRBBNNPPPPPP/qrrbbnnppppppp 0 3"
+            .parse()
+            .unwrap();
+        assert_eq!(features(&pos)[18], 1, "{}", NAMES[18]);
+        // A king in the pile is not frozen.
+        let pos: Position = "P-1,0/p0,0/P1,0/k2,0 b KQRRBBNNPPPPP/qrrbbnnppppppp 0 3"
+            .parse()
+            .unwrap();
+        assert_eq!(features(&pos)[18], 0);
     }
 
     #[test]
