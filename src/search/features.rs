@@ -5,8 +5,10 @@
 //!
 //! Tried and not kept, the fit's log loss no better on the same
 //! positions: the open squares by a king that the other side attacks in
-//! place of all its open squares, tiles hanging on either side, and
-//! whether a side has no tile on the table.
+//! place of all its open squares, tiles hanging on either side, whether
+//! a side has no tile on the table, a frozen king counted only while the
+//! other side has tiles to place, flight squares counted only for a king
+//! that can leave its square, and tiles that hold the table together.
 
 use crate::rules::{Colour, Kind, Position};
 
