@@ -350,8 +350,28 @@ mod tests {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     #[test]
     fn scalar_bearings_equal_the_avx2_ones() {
-        let mut rng = ChaCha8Rng::seed_from_u64(31);
         let mut compared = 0;
+        for_each_square_of_random_games(31, 1, |pos, target| {
+            for colour in Colour::ALL {
+                assert_eq!(
+                    pos.bearings_scalar(colour, target),
+                    pos.bearings_avx2(colour, target),
+                    "{pos} {colour} {target}"
+                );
+                compared += 1;
+            }
+        });
+        assert!(compared > 100_000, "{compared}");
+    }
+
+    /// Calls `visit` with each position of 20 random games of up to 120
+    /// turns and each square within `margin` of its tiles' box.
+    fn for_each_square_of_random_games(
+        seed: u64,
+        margin: i32,
+        mut visit: impl FnMut(&Position, Square),
+    ) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for _ in 0..20 {
             let mut pos = Position::startpos();
             for _ in 0..120 {
@@ -360,22 +380,13 @@ mod tests {
                 };
                 pos.make(mv);
                 let (min_x, min_y, max_x, max_y) = pos.bounds();
-                for x in min_x - 1..=max_x + 1 {
-                    for y in min_y - 1..=max_y + 1 {
-                        for colour in Colour::ALL {
-                            let target = Square::new(x, y);
-                            assert_eq!(
-                                pos.bearings_scalar(colour, target),
-                                pos.bearings_avx2(colour, target),
-                                "{pos} {colour} {target}"
-                            );
-                            compared += 1;
-                        }
+                for x in min_x - margin..=max_x + margin {
+                    for y in min_y - margin..=max_y + margin {
+                        visit(&pos, Square::new(x, y));
                     }
                 }
             }
         }
-        assert!(compared > 100_000, "{compared}");
     }
 
     /// The attacked block agrees with `attack_count` on every square of
@@ -383,36 +394,18 @@ mod tests {
     /// random games.
     #[test]
     fn attacked_block_agrees_with_attack_count() {
-        let mut rng = ChaCha8Rng::seed_from_u64(37);
         let mut attacked = 0;
-        for _ in 0..20 {
-            let mut pos = Position::startpos();
-            for _ in 0..120 {
-                let Turn::Play(mv) = Sampler::new().uniform_turn(&mut pos, &mut rng) else {
-                    break;
-                };
-                pos.make(mv);
-                let (min_x, min_y, max_x, max_y) = pos.bounds();
-                for x in min_x..=max_x {
-                    for y in min_y..=max_y {
-                        let centre = Square::new(x, y);
-                        for colour in Colour::ALL {
-                            let block = pos.attacked_block(colour, centre);
-                            for (i, (dx, dy)) in BLOCK.into_iter().enumerate() {
-                                let square = centre.offset(dx, dy);
-                                let count = pos.attack_count(colour, square);
-                                assert_eq!(
-                                    block >> i & 1 == 1,
-                                    count > 0,
-                                    "{pos} {colour} {square}"
-                                );
-                                attacked += usize::from(count > 0);
-                            }
-                        }
-                    }
+        for_each_square_of_random_games(37, 0, |pos, centre| {
+            for colour in Colour::ALL {
+                let block = pos.attacked_block(colour, centre);
+                for (i, (dx, dy)) in BLOCK.into_iter().enumerate() {
+                    let square = centre.offset(dx, dy);
+                    let count = pos.attack_count(colour, square);
+                    assert_eq!(block >> i & 1 == 1, count > 0, "{pos} {colour} {square}");
+                    attacked += usize::from(count > 0);
                 }
             }
-        }
+        });
         assert!(attacked > 100_000, "{attacked}");
     }
 
