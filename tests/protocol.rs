@@ -538,6 +538,76 @@ fn proven_mates_are_reported_as_mate_scores() {
     e.quit();
 }
 
+/// Forced moves that lose: the side to move has a single action, after
+/// which the opponent mates on its turn. Found by searching random games
+/// for single actions. Each is a position string, the drawn tile the side
+/// to move holds (if any, as the move list writes it), its action, and
+/// the opponent's answer.
+const FORCED_LOSSES: [(&str, Option<&str>, &str, &str); 2] = [
+    // Black's pile is empty and its king has no square: the bishop's one
+    // step is all it can do, and then any tile White draws mates.
+    (
+        "B3,-4/k4,-4/K5,-5/b6,-5 b RBNPPPP/- 1 38",
+        None,
+        "6,-5-5,-6",
+        "@",
+    ),
+    // Black has drawn a rook, which has one legal square; then White's
+    // knight mates.
+    (
+        "N-3,3/k-2,3/K-1,3/b-3,2/n-1,2/Q-3,1 b RBBPPPPP/rbnppppp 0 30",
+        Some("r@"),
+        "r@0,4",
+        "-3,3--1,4",
+    ),
+];
+
+/// A forced move is still searched, briefly, so that its score says what
+/// it leads to (protocol.md, `go`), and it is answered at once whatever
+/// the clock: `Player ismcts` proves the loss (`score mate -1`, as the
+/// opponent's search after it proves `mate 1`), the others score it well
+/// below even.
+#[test]
+fn a_forced_move_that_loses_is_scored_as_a_loss() {
+    for player in ["ismcts", "alphabeta", "flat", "ucb"] {
+        let mut e = Engine::with_options(&[
+            ("Seed", "1"),
+            ("Threads", "1"),
+            ("UCI_ShowWDL", "true"),
+            ("Player", player),
+        ]);
+        for (position, drawn, action, reply) in FORCED_LOSSES {
+            let setup = match drawn {
+                Some(drawn) => format!("position fen {position} moves {drawn}"),
+                None => format!("position fen {position}"),
+            };
+            e.expect_silent(&setup);
+            let t = Instant::now();
+            // Ten minutes each: a move with a choice would take seconds.
+            let r = e.go_checked("go wtime 600000 btime 600000");
+            let took = t.elapsed();
+            assert_eq!(r.moves, [action], "{setup}");
+            assert!(took < AT_ONCE, "{player}: {setup}: took {took:?}");
+            let report = check_search_output(&r, 1, true, None);
+            let (_, score, nodes, _) = report[0];
+            assert!(nodes > 0, "{player}: {setup}: {:?}", r.lines);
+            match (player, score) {
+                ("ismcts", Score::Mate(-1)) => {}
+                ("alphabeta" | "flat" | "ucb", Score::Cp(cp)) if cp <= -150 => {}
+                _ => panic!("{player}: {setup}: {:?}", r.lines),
+            }
+            if player == "ismcts" {
+                e.expect_silent(&format!("position fen {position} moves {action}"));
+                let r = e.go_checked("go wtime 600000 btime 600000");
+                assert_eq!(r.best, reply, "{setup}");
+                let report = check_search_output(&r, 1, true, None);
+                assert_eq!(report[0].1, Score::Mate(1), "{setup}: {:?}", r.lines);
+            }
+        }
+        e.quit();
+    }
+}
+
 /// The letter of a drawn tile may be written in either case; the engine
 /// writes it in the mover's case.
 #[test]

@@ -859,6 +859,11 @@ impl LeafJudge {
     }
 }
 
+/// The nodes a forced move (a single action) is searched at most, for its
+/// score: enough to see a mate of a turn or two after it, in a few
+/// milliseconds.
+const FORCED_NODES: u64 = 50_000;
+
 /// Searches the side to move of the request's position by iterative
 /// deepening until the limits end it, and returns the best action of the
 /// deepest search finished (or of the deeper one under way, when it has
@@ -887,10 +892,14 @@ pub fn search(
     if actions.is_empty() {
         return None;
     }
+    if request.is_forced(actions.len()) {
+        // A forced move is searched too, briefly, for its score.
+        searcher.budget.clock = searcher.budget.clock.forced();
+        searcher.budget.nodes_limit = searcher.budget.nodes_limit.min(FORCED_NODES);
+    }
     let mut scores: Vec<i32> = vec![0; actions.len()];
     let mut best = (actions[0], 0);
     let mut depth = 1;
-    let single = actions.len() == 1;
     let endless = request.is_endless();
     while depth < MAX_PLY as i32 - 8 {
         let mut alpha = -INFINITY;
@@ -930,7 +939,7 @@ pub fn search(
             searcher.nodes,
             &searcher.budget,
         ));
-        if !finished || single && !endless || limits.depth.is_some_and(|d| depth as u64 >= d) {
+        if !finished || limits.depth.is_some_and(|d| depth as u64 >= d) {
             break;
         }
         // A forced mate found needs no deeper look.

@@ -14,7 +14,7 @@
 use super::eval::win_probability;
 use super::playout::{playout, Policy};
 use super::time::Clock;
-use super::{Action, ActionStats, Cadence, Player, Report, Request};
+use super::{Action, ActionStats, Cadence, Player, Report, Request, FORCED_PLAYOUTS};
 use crate::rules::{Colour, Move, Piece, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -122,7 +122,12 @@ struct Shared<'a> {
     done: AtomicBool,
     stop: &'a AtomicBool,
     clock: Clock,
+    /// The playouts to run at most.
     limit: u64,
+    /// The node limit the caller asked for (`u64::MAX`: none), which
+    /// sets when to report: a forced move's shorter search reports as
+    /// the longer would have.
+    asked: u64,
     cap: u32,
     policy: Policy,
     /// The UCB1 constant, or `None` to share playouts equally.
@@ -197,7 +202,7 @@ impl Shared<'_> {
     fn work(&self, worker: usize, seed: u64, mut report: Option<&mut dyn FnMut(&Report)>) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(worker as u64));
         let n = self.actions.len() as u64;
-        let mut cadence = Cadence::new(self.limit);
+        let mut cadence = Cadence::new(self.asked);
         loop {
             let i = self.next.fetch_add(1, Ordering::Relaxed);
             if i >= self.limit || self.should_stop() {
@@ -244,6 +249,13 @@ pub fn search(
     report: &mut dyn FnMut(&Report),
 ) -> Action {
     let (pos, limits, params) = (request.position, request.limits, request.params);
+    let asked = limits.nodes.unwrap_or(u64::MAX);
+    // A forced move is searched too, briefly, for its score.
+    let (clock, limit) = if request.is_forced(actions.len()) {
+        (request.clock().forced(), asked.min(FORCED_PLAYOUTS))
+    } else {
+        (request.clock(), asked)
+    };
     let shared = Shared {
         pos,
         actions,
@@ -252,28 +264,26 @@ pub fn search(
         plies: AtomicU64::new(0),
         done: AtomicBool::new(false),
         stop,
-        clock: request.clock(),
-        limit: limits.nodes.unwrap_or(u64::MAX),
+        clock,
+        limit,
+        asked,
         cap: params.playout_cap,
         policy: params.policy,
         exploration: (params.player == Player::Ucb).then_some(params.exploration),
     };
-    // A single action needs no thought, unless the caller asked to watch.
-    if actions.len() > 1 || request.is_endless() {
-        let seed = if params.seed == 0 {
-            rand::random()
-        } else {
-            params.seed
-        };
-        let threads = params.threads.max(1);
-        std::thread::scope(|scope| {
-            for worker in 1..threads {
-                let shared = &shared;
-                scope.spawn(move || shared.work(worker, seed, None));
-            }
-            shared.work(0, seed, Some(report));
-        });
-    }
+    let seed = if params.seed == 0 {
+        rand::random()
+    } else {
+        params.seed
+    };
+    let threads = params.threads.max(1);
+    std::thread::scope(|scope| {
+        for worker in 1..threads {
+            let shared = &shared;
+            scope.spawn(move || shared.work(worker, seed, None));
+        }
+        shared.work(0, seed, Some(report));
+    });
     let last = shared.report();
     report(&last);
     last.actions.first().map_or(actions[0], |s| s.action)

@@ -134,7 +134,7 @@ use super::alphabeta::{expected_result, score_of_centipawns, LeafJudge};
 use super::eval::win_probability;
 use super::playout::{playout, Policy};
 use super::time::Clock;
-use super::{Action, ActionStats, Cadence, Params, Proven, Report, Request};
+use super::{Action, ActionStats, Cadence, Params, Proven, Report, Request, FORCED_PLAYOUTS};
 use crate::rules::{Colour, Kind, Move, MoveList, Piece, Position, Square};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -1630,7 +1630,12 @@ impl Actions {
 struct Shared<'a> {
     tree: Tree,
     next: AtomicU64,
+    /// The iterations to run at most.
     limit: u64,
+    /// The node limit the caller asked for (`u64::MAX`: none), which
+    /// sets when to report: a forced move's shorter search reports as
+    /// the longer would have.
+    asked: u64,
     done: AtomicBool,
     stop: &'a AtomicBool,
     plies: AtomicU64,
@@ -1685,7 +1690,7 @@ fn work(
     clock: &Clock,
     mut report: Option<&mut dyn FnMut(&Report)>,
 ) {
-    let mut cadence = Cadence::new(shared.limit);
+    let mut cadence = Cadence::new(shared.asked);
     loop {
         let i = shared.next.fetch_add(1, Ordering::Relaxed);
         if i >= shared.limit || shared.should_stop() {
@@ -1767,32 +1772,36 @@ pub fn search(
     let mut walkers: Vec<Walker> = (0..threads)
         .map(|w| Walker::new(&tree, params, seed.wrapping_add(w as u64)))
         .collect();
-    let single = tree.children(0).len() <= 1;
+    let asked = limits.nodes.unwrap_or(u64::MAX);
+    // A forced move is searched too, briefly, for its score.
+    let (clock, limit) = if request.is_forced(tree.children(0).len()) {
+        (clock.forced(), asked.min(FORCED_PLAYOUTS))
+    } else {
+        (clock, asked)
+    };
     let shared = Shared {
         tree,
         next: AtomicU64::new(0),
-        limit: limits.nodes.unwrap_or(u64::MAX),
+        limit,
+        asked,
         done: AtomicBool::new(false),
         stop,
         plies: AtomicU64::new(0),
     };
-    // A single action needs no thought, unless the caller asked to watch.
-    if !single || request.is_endless() {
-        let (first, rest) = walkers.split_at_mut(1);
-        // The calling thread walks and reports; a pool of the other
-        // threads walks beside it. Without a pool (one thread, or none
-        // could be made) the calling thread walks alone.
-        let pool = (threads > 1).then(|| pool(threads - 1)).flatten();
-        match pool {
-            Some(pool) => pool.in_place_scope(|scope| {
-                for (w, walker) in rest.iter_mut().enumerate() {
-                    let (shared, clock) = (&shared, &clock);
-                    scope.spawn(move |_| work(walker, w + 1, shared, clock, None));
-                }
-                work(&mut first[0], 0, &shared, &clock, Some(report));
-            }),
-            None => work(&mut first[0], 0, &shared, &clock, Some(report)),
-        }
+    let (first, rest) = walkers.split_at_mut(1);
+    // The calling thread walks and reports; a pool of the other threads
+    // walks beside it. Without a pool (one thread, or none could be made)
+    // the calling thread walks alone.
+    let pool = (threads > 1).then(|| pool(threads - 1)).flatten();
+    match pool {
+        Some(pool) => pool.in_place_scope(|scope| {
+            for (w, walker) in rest.iter_mut().enumerate() {
+                let (shared, clock) = (&shared, &clock);
+                scope.spawn(move |_| work(walker, w + 1, shared, clock, None));
+            }
+            work(&mut first[0], 0, &shared, &clock, Some(report));
+        }),
+        None => work(&mut first[0], 0, &shared, &clock, Some(report)),
     }
     let last = snapshot(&shared, &clock);
     report(&last);

@@ -337,7 +337,24 @@ impl<'a> Request<'a> {
         self.limits
             .is_endless(self.position.side_to_move(), self.params.move_overhead)
     }
+
+    /// True when the search is of a forced move (`actions`, the number of
+    /// root actions, is 1) and some limit ends it. Such a search is only
+    /// for the score it reports, so it is kept short ([`time::Clock::forced`],
+    /// and a small node limit of each player's own): a brief look proves a
+    /// quick mate either way or settles an estimate, and any longer is time
+    /// taken from the clock for nothing. A search that only `stop` ends is
+    /// not cut: the caller is watching it.
+    fn is_forced(&self, actions: usize) -> bool {
+        actions == 1 && !self.is_endless()
+    }
 }
+
+/// The playouts (iterations) a Monte Carlo player gives a forced move:
+/// enough for a tree search to prove a mate of a turn or two after it,
+/// and for a mean over random games to mean something, in a small part
+/// of a move's time.
+const FORCED_PLAYOUTS: u64 = 256;
 
 /// Chooses an action for the side to move of the request's position
 /// within its limits, calling `report` at least once a second and once at

@@ -88,6 +88,10 @@ impl Limits {
     }
 }
 
+/// A forced move (a single action) takes at most one `FORCED_SHARE`-th
+/// of a move's time: its search is only for the score it reports.
+const FORCED_SHARE: u32 = 10;
+
 /// The clock of one search: every player asks it whether to stop.
 #[derive(Clone, Copy, Debug)]
 pub struct Clock {
@@ -113,6 +117,18 @@ impl Clock {
             soft,
             hard: hard.or(soft),
             flexible: limits.movetime.is_none() && soft.is_some() && limits.nodes.is_none(),
+        }
+    }
+
+    /// This clock for a forced move: a tenth of the time this move should
+    /// take, to the end, so that the search there for a score costs the
+    /// clock little. Its start is this clock's.
+    pub fn forced(self) -> Clock {
+        let share = self.soft.map(|soft| soft / FORCED_SHARE);
+        Clock {
+            soft: share,
+            hard: share,
+            ..self
         }
     }
 
@@ -207,6 +223,35 @@ mod tests {
         assert_eq!(ms(clock.max_budget(false, 0)), Some(300));
         assert_eq!(ms(last.max_budget(true, 0)), Some(50));
         assert_eq!(ms(movetime.max_budget(true, 50)), Some(950));
+    }
+
+    /// A forced move's clock is a tenth of the move's, from the same
+    /// start; a clock with no time stays without.
+    #[test]
+    fn a_forced_move_takes_a_tenth_of_the_time() {
+        for limits in [
+            Limits {
+                movetime: Some(1000),
+                ..Limits::default()
+            },
+            Limits {
+                wtime: Some(30_000),
+                ..Limits::default()
+            },
+        ] {
+            let limits = Limits {
+                started: Some(Instant::now() - Duration::from_millis(150)),
+                ..limits
+            };
+            let clock = Clock::new(&limits, Colour::White, 0);
+            assert!(!clock.is_past_soft_limit() && !clock.is_past_hard_limit());
+            let forced = clock.forced();
+            assert!(forced.elapsed() >= Duration::from_millis(150));
+            assert!(forced.is_past_soft_limit() && forced.is_past_hard_limit());
+            assert!(forced.is_up(1, 0, 1));
+        }
+        let endless = Clock::new(&Limits::default(), Colour::White, 0).forced();
+        assert!(!endless.is_past_hard_limit() && !endless.is_up(1, 0, 1));
     }
 
     #[test]
