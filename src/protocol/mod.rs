@@ -601,10 +601,13 @@ fn wdl(stats: &ActionStats) -> [i64; 3] {
     if stats.visits == 0 {
         return [0, 1000, 0];
     }
-    let visits = stats.visits as f64;
-    let w = (1000.0 * stats.wins / visits).round() as i64;
-    let l = (1000.0 * stats.losses / visits).round() as i64;
-    [w, 1000 - w - l, l]
+    // Rounded where the shares add up (wins, then wins and draws), so
+    // that none is below 0 and the three make 1000: rounding wins and
+    // losses each could make 1001 and leave draws at -1.
+    let per_mille = |x: f64| ((1000.0 * x / stats.visits as f64).round() as i64).clamp(0, 1000);
+    let w = per_mille(stats.wins);
+    let wd = per_mille(stats.wins + stats.draws).max(w);
+    [w, wd - w, 1000 - wd]
 }
 
 /// The `info` lines of a report: one per reported action, then the speed.
@@ -747,6 +750,25 @@ mod tests {
                 "info multipv 6 score mate -1 wdl 0 0 1000".to_string(),
             ]
         );
+    }
+
+    /// Per mille shares are never negative and make 1000, however their
+    /// fractions round.
+    #[test]
+    fn wdl_shares_add_up() {
+        let stats = |wins: f64, draws: f64, losses: f64| ActionStats {
+            action: Action::Draw,
+            visits: 1,
+            wins,
+            draws,
+            losses,
+            pv: Vec::new(),
+            proven: None,
+        };
+        // Both halves round up: 20.5 and 979.5.
+        assert_eq!(wdl(&stats(0.0205, 0.0, 0.9795)), [21, 0, 979]);
+        assert_eq!(wdl(&stats(0.2505, 0.5, 0.2495)), [251, 500, 249]);
+        assert_eq!(wdl(&stats(1.0, 0.0, 0.0)), [1000, 0, 0]);
     }
 
     #[test]
