@@ -7,7 +7,9 @@
 //! both versions are compiled and tested against each other.
 
 use super::piece::{Colour, Kind};
-use super::position::{line_back, line_towards, Line, Position, KING, KNIGHT, NO_SLOT};
+use super::position::{
+    line_back, line_towards, Line, Position, DIAGONAL, KING, KNIGHT, NO_SLOT, ORTHOGONAL,
+};
 use super::square::Square;
 use super::tile_set::TileSet;
 
@@ -23,17 +25,13 @@ struct Bearings {
     adjacent: TileSet,
 }
 
-/// The squares of a 3 × 3 block, from its centre.
-const BLOCK: [(i32, i32); 9] = [
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (0, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
+/// The lines of [`ORTHOGONAL`] and of [`DIAGONAL`], step for step.
+const STRAIGHT_LINES: [Line; 4] = [Line::East, Line::West, Line::North, Line::South];
+const DIAGONAL_LINES: [Line; 4] = [
+    Line::NorthEast,
+    Line::NorthWest,
+    Line::SouthEast,
+    Line::SouthWest,
 ];
 
 /// For a tile jumping by `offsets` that stands `x, y` from a block's
@@ -114,24 +112,45 @@ impl Position {
                     let straight = rooks.contains(slot) && (x.abs() <= 1 || y.abs() <= 1);
                     let diagonal =
                         bishops.contains(slot) && ((x - y).abs() <= 2 || (x + y).abs() <= 2);
-                    if !(straight || diagonal) {
-                        continue;
+                    if straight {
+                        for (line, step) in STRAIGHT_LINES.into_iter().zip(ORTHOGONAL) {
+                            block |= self.ray_block(at, (x, y), line, step);
+                        }
                     }
-                    for (i, (sx, sy)) in BLOCK.into_iter().enumerate() {
-                        // The target lies `dx, dy` from the tile.
-                        let (dx, dy) = (sx - x, sy - y);
-                        let aligned = (dx, dy) != (0, 0)
-                            && (straight && (dx == 0 || dy == 0)
-                                || diagonal && dx.abs() == dy.abs());
-                        if aligned
-                            && self.blocker_distance(centre.offset(sx, sy), line_back(dx, dy))
-                                == dx.abs().max(dy.abs()) as u32
-                        {
-                            block |= 1 << i;
+                    if diagonal {
+                        for (line, step) in DIAGONAL_LINES.into_iter().zip(DIAGONAL) {
+                            block |= self.ray_block(at, (x, y), line, step);
                         }
                     }
                 }
             }
+        }
+        block
+    }
+
+    /// The squares of a 3 × 3 block (numbered as in
+    /// [`Position::attacked_block`]) that a slider on `at`, standing
+    /// `x, y` from the block's centre, attacks along `line`, whose unit
+    /// step is `(dx, dy)`: those the ray crosses up to its first tile. One
+    /// look along the line answers for all its squares in the block.
+    #[inline(always)]
+    fn ray_block(&self, at: Square, (x, y): (i32, i32), line: Line, (dx, dy): (i32, i32)) -> u16 {
+        // The steps `k` for which `c + k d` lies within 1 of the centre.
+        let steps = |c: i32, d: i32| match d {
+            1 => (-1 - c, 1 - c),
+            -1 => (c - 1, c + 1),
+            _ if c.abs() <= 1 => (1, i32::MAX),
+            _ => (1, 0),
+        };
+        let ((lo_x, hi_x), (lo_y, hi_y)) = (steps(x, dx), steps(y, dy));
+        let (first, last) = (lo_x.max(lo_y).max(1), hi_x.min(hi_y));
+        if first > last {
+            return 0;
+        }
+        let last = last.min(self.blocker_distance(at, line) as i32);
+        let mut block = 0;
+        for k in first..=last {
+            block |= 1 << (3 * (y + k * dy + 1) + x + k * dx + 1);
         }
         block
     }
@@ -365,12 +384,8 @@ mod tests {
     }
 
     /// Calls `visit` with each position of 20 random games of up to 120
-    /// turns and each square within `margin` of its tiles' box.
-    fn for_each_square_of_random_games(
-        seed: u64,
-        margin: i32,
-        mut visit: impl FnMut(&Position, Square),
-    ) {
+    /// turns.
+    fn for_each_position_of_random_games(seed: u64, mut visit: impl FnMut(&Position)) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for _ in 0..20 {
             let mut pos = Position::startpos();
@@ -379,15 +394,40 @@ mod tests {
                     break;
                 };
                 pos.make(mv);
-                let (min_x, min_y, max_x, max_y) = pos.bounds();
-                for x in min_x - margin..=max_x + margin {
-                    for y in min_y - margin..=max_y + margin {
-                        visit(&pos, Square::new(x, y));
-                    }
-                }
+                visit(&pos);
             }
         }
     }
+
+    /// Calls `visit` with each position of 20 random games of up to 120
+    /// turns and each square within `margin` of its tiles' box.
+    fn for_each_square_of_random_games(
+        seed: u64,
+        margin: i32,
+        mut visit: impl FnMut(&Position, Square),
+    ) {
+        for_each_position_of_random_games(seed, |pos| {
+            let (min_x, min_y, max_x, max_y) = pos.bounds();
+            for x in min_x - margin..=max_x + margin {
+                for y in min_y - margin..=max_y + margin {
+                    visit(pos, Square::new(x, y));
+                }
+            }
+        });
+    }
+
+    /// The squares of a 3 × 3 block, from its centre.
+    const BLOCK: [(i32, i32); 9] = [
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+        (-1, 0),
+        (0, 0),
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+    ];
 
     /// The attacked block agrees with `attack_count` on every square of
     /// the block, for both sides, around every square near the tiles of
