@@ -9,6 +9,14 @@
 //! a side has no tile on the table, a frozen king counted only while the
 //! other side has tiles to place, flight squares counted only for a king
 //! that can leave its square, and tiles that hold the table together.
+//!
+//! Better fitted but not kept, the matches not won: the squares from
+//! which a placement checks a king from a knight's jump or along its open
+//! lines, counted for the kinds the placer's pile holds (log loss 0.57221
+//! to 0.57018; against the engine without them +16 ± 25 over 400 games
+//! and −1 ± 28 over 337 at 100 ms, and a mate in one by drawing missed
+//! at 5,000 iterations). Weighed by the kind's share of the pile, or
+//! counted whatever the pile holds, they fit worse.
 
 use crate::rules::{Colour, Kind, Position};
 
