@@ -25,15 +25,6 @@ struct Bearings {
     adjacent: TileSet,
 }
 
-/// The lines of [`ORTHOGONAL`] and of [`DIAGONAL`], step for step.
-const STRAIGHT_LINES: [Line; 4] = [Line::East, Line::West, Line::North, Line::South];
-const DIAGONAL_LINES: [Line; 4] = [
-    Line::NorthEast,
-    Line::NorthWest,
-    Line::SouthEast,
-    Line::SouthWest,
-];
-
 /// For a tile jumping by `offsets` that stands `x, y` from a block's
 /// centre (both within 3), at `7 (y + 3) + x + 3`: the block's squares it
 /// attacks, numbered as [`Position::attacked_block`] numbers them.
@@ -113,13 +104,13 @@ impl Position {
                     let diagonal =
                         bishops.contains(slot) && ((x - y).abs() <= 2 || (x + y).abs() <= 2);
                     if straight {
-                        for (line, step) in STRAIGHT_LINES.into_iter().zip(ORTHOGONAL) {
-                            block |= self.ray_block(at, (x, y), line, step);
+                        for step in ORTHOGONAL {
+                            block |= self.ray_block(at, (x, y), step);
                         }
                     }
                     if diagonal {
-                        for (line, step) in DIAGONAL_LINES.into_iter().zip(DIAGONAL) {
-                            block |= self.ray_block(at, (x, y), line, step);
+                        for step in DIAGONAL {
+                            block |= self.ray_block(at, (x, y), step);
                         }
                     }
                 }
@@ -130,11 +121,11 @@ impl Position {
 
     /// The squares of a 3 × 3 block (numbered as in
     /// [`Position::attacked_block`]) that a slider on `at`, standing
-    /// `x, y` from the block's centre, attacks along `line`, whose unit
-    /// step is `(dx, dy)`: those the ray crosses up to its first tile. One
+    /// `x, y` from the block's centre, attacks along its ray of unit
+    /// step `(dx, dy)`: those the ray crosses up to its first tile. One
     /// look along the line answers for all its squares in the block.
     #[inline(always)]
-    fn ray_block(&self, at: Square, (x, y): (i32, i32), line: Line, (dx, dy): (i32, i32)) -> u16 {
+    fn ray_block(&self, at: Square, (x, y): (i32, i32), (dx, dy): (i32, i32)) -> u16 {
         // The steps `k` for which `c + k d` lies within 1 of the centre.
         let steps = |c: i32, d: i32| match d {
             1 => (-1 - c, 1 - c),
@@ -147,7 +138,7 @@ impl Position {
         if first > last {
             return 0;
         }
-        let last = last.min(self.blocker_distance(at, line) as i32);
+        let last = last.min(self.blocker_distance(at, line_back(-dx, -dy)) as i32);
         let mut block = 0;
         for k in first..=last {
             block |= 1 << (3 * (y + k * dy + 1) + x + k * dx + 1);
@@ -384,8 +375,12 @@ mod tests {
     }
 
     /// Calls `visit` with each position of 20 random games of up to 120
-    /// turns.
-    fn for_each_position_of_random_games(seed: u64, mut visit: impl FnMut(&Position)) {
+    /// turns and each square within `margin` of its tiles' box.
+    fn for_each_square_of_random_games(
+        seed: u64,
+        margin: i32,
+        mut visit: impl FnMut(&Position, Square),
+    ) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for _ in 0..20 {
             let mut pos = Position::startpos();
@@ -394,26 +389,14 @@ mod tests {
                     break;
                 };
                 pos.make(mv);
-                visit(&pos);
-            }
-        }
-    }
-
-    /// Calls `visit` with each position of 20 random games of up to 120
-    /// turns and each square within `margin` of its tiles' box.
-    fn for_each_square_of_random_games(
-        seed: u64,
-        margin: i32,
-        mut visit: impl FnMut(&Position, Square),
-    ) {
-        for_each_position_of_random_games(seed, |pos| {
-            let (min_x, min_y, max_x, max_y) = pos.bounds();
-            for x in min_x - margin..=max_x + margin {
-                for y in min_y - margin..=max_y + margin {
-                    visit(pos, Square::new(x, y));
+                let (min_x, min_y, max_x, max_y) = pos.bounds();
+                for x in min_x - margin..=max_x + margin {
+                    for y in min_y - margin..=max_y + margin {
+                        visit(&pos, Square::new(x, y));
+                    }
                 }
             }
-        });
+        }
     }
 
     /// The squares of a 3 × 3 block, from its centre.
