@@ -3,8 +3,9 @@
 //! capture keeps the table one group ([`Position::king_capturable`]).
 //!
 //! The per-tile tests run for all sixteen tiles of a side at once
-//! ([`Bearings`]): with AVX2 eight lanes at a time, else tile by tile;
-//! both versions are compiled and tested against each other.
+//! ([`Bearings`], [`BlockReach`]): with AVX2 eight lanes at a time,
+//! else tile by tile; both versions are compiled and tested against each
+//! other.
 
 use super::piece::{Colour, Kind};
 use super::position::{
@@ -23,6 +24,27 @@ struct Bearings {
     diagonal: TileSet,
     knight: TileSet,
     adjacent: TileSet,
+}
+
+/// Which of one colour's slots stand near enough to a 3 × 3 block to
+/// attack one of its squares, by each way of attacking: the few tiles
+/// [`Position::attacked_block`] then looks at one by one. Slots off the
+/// table are in any of them: intersect with the tiles wanted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct BlockReach {
+    /// Within 2 of the centre on both axes: a pawn or a king attacks the
+    /// block only from there.
+    near: TileSet,
+    /// Within 3 of the centre on both axes: a knight's jumps reach no
+    /// further.
+    jump: TileSet,
+    /// Within 1 of the centre's file or rank: a rank or a file crosses
+    /// the block only there.
+    straight: TileSet,
+    /// Within 2 of one of the centre's diagonals (`|x − y|` or `|x + y|`
+    /// at most 2, seen from the centre): a diagonal crosses the block
+    /// only there.
+    diagonal: TileSet,
 }
 
 /// For a tile jumping by `offsets` that stands `x, y` from a block's
@@ -71,52 +93,63 @@ impl Position {
     /// Which squares of the 3 × 3 block centred on `centre` `colour`
     /// attacks, as [`Position::attack_count`] judges attacks: bit
     /// `3 (dy + 1) + dx + 1` stands for the square `dx, dy` from the
-    /// centre. One pass over `colour`'s tiles instead of nine searches
-    /// for attackers: an evaluation asks this of each king's block.
+    /// centre. One look at `colour`'s tiles near the block instead of
+    /// nine searches for attackers: an evaluation asks this of each
+    /// king's block.
     pub fn attacked_block(&self, colour: Colour, centre: Square) -> u16 {
+        // On a big table most tiles stand too far to reach the block:
+        // which could is worked out for all sixteen slots at once, and
+        // only those are looked at, kind by kind.
+        let reach = self.block_reach(colour, centre);
+        let of = |kind: Kind| self.tiles_of(colour, kind);
         let (rooks, bishops) = self.sliders(colour);
-        let mut block = 0;
-        for slot in self.present() & TileSet::colour(colour) {
+        // The tile in `slot`, seen from the centre.
+        let offset = |slot: usize| {
             let at = self.square_of(slot);
-            // The tile, seen from the centre.
-            let (x, y) = (at.x - centre.x, at.y - centre.y);
-            let near = x.abs() <= 3 && y.abs() <= 3;
-            let jump = |masks: &[u16; 49]| {
-                if near {
-                    masks[(7 * (y + 3) + x + 3) as usize]
-                } else {
-                    0
-                }
-            };
-            match self.kind_of(slot) {
-                Kind::Pawn => {
-                    let y = y + colour.forward();
-                    for x in [x - 1, x + 1] {
-                        if x.abs() <= 1 && y.abs() <= 1 {
-                            block |= 1 << (3 * (y + 1) + x + 1);
-                        }
-                    }
-                }
-                Kind::Knight => block |= jump(&KNIGHT_BLOCKS),
-                Kind::King => block |= jump(&KING_BLOCKS),
-                _ => {
-                    let straight = rooks.contains(slot) && (x.abs() <= 1 || y.abs() <= 1);
-                    let diagonal =
-                        bishops.contains(slot) && ((x - y).abs() <= 2 || (x + y).abs() <= 2);
-                    if straight {
-                        for step in ORTHOGONAL {
-                            block |= self.ray_block(at, (x, y), step);
-                        }
-                    }
-                    if diagonal {
-                        for step in DIAGONAL {
-                            block |= self.ray_block(at, (x, y), step);
-                        }
-                    }
+            (at.x - centre.x, at.y - centre.y)
+        };
+        // A jumper's squares, read off its table: it stands within 3.
+        let jump = |masks: &[u16; 49], slot: usize| {
+            let (x, y) = offset(slot);
+            masks[(7 * (y + 3) + x + 3) as usize]
+        };
+        let mut block = 0;
+        for slot in reach.near & of(Kind::Pawn) {
+            let (x, y) = offset(slot);
+            let y = y + colour.forward();
+            for x in [x - 1, x + 1] {
+                if x.abs() <= 1 && y.abs() <= 1 {
+                    block |= 1 << (3 * (y + 1) + x + 1);
                 }
             }
         }
+        for slot in reach.jump & of(Kind::Knight) {
+            block |= jump(&KNIGHT_BLOCKS, slot);
+        }
+        for slot in reach.near & of(Kind::King) {
+            block |= jump(&KING_BLOCKS, slot);
+        }
+        // A queen is in both sets, and rides both kinds of line.
+        for slot in reach.straight & rooks {
+            block |= self.rays_block(self.square_of(slot), offset(slot), ORTHOGONAL);
+        }
+        for slot in reach.diagonal & bishops {
+            block |= self.rays_block(self.square_of(slot), offset(slot), DIAGONAL);
+        }
         block
+    }
+
+    /// [`Position::ray_block`] along each of `steps`, together. The four
+    /// are asked one by one, not in a loop: the compiler left the loop
+    /// rolled, branching on each step, where a step known when compiling
+    /// folds its ray's arithmetic and line to a few instructions.
+    #[inline(always)]
+    fn rays_block(&self, at: Square, offset: (i32, i32), steps: [(i32, i32); 4]) -> u16 {
+        let [a, b, c, d] = steps;
+        self.ray_block(at, offset, a)
+            | self.ray_block(at, offset, b)
+            | self.ray_block(at, offset, c)
+            | self.ray_block(at, offset, d)
     }
 
     /// The squares of a 3 × 3 block (numbered as in
@@ -318,6 +351,95 @@ impl Position {
         bearings
     }
 
+    /// Which of `colour`'s 16 slots could attack the 3 × 3 block centred
+    /// on `centre` (see [`BlockReach`]): all 16 at once with AVX2 where
+    /// the build has it, else tile by tile.
+    #[inline(always)]
+    fn block_reach(&self, colour: Colour, centre: Square) -> BlockReach {
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        return self.block_reach_avx2(colour, centre);
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+        return self.block_reach_scalar(colour, centre);
+    }
+
+    /// [`Position::block_reach`], eight AVX2 lanes at a time.
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    fn block_reach_avx2(&self, colour: Colour, centre: Square) -> BlockReach {
+        use std::arch::x86_64::{
+            __m256i, _mm256_abs_epi32, _mm256_add_epi32, _mm256_castsi256_ps, _mm256_cmpgt_epi32,
+            _mm256_loadu_si256, _mm256_max_epi32, _mm256_min_epi32, _mm256_movemask_ps,
+            _mm256_set1_epi32, _mm256_sub_epi32,
+        };
+        let base = 16 * colour.index();
+        let (xs, ys) = self.coordinates(colour);
+        let mut reach = BlockReach::default();
+        for half in 0..2 {
+            let lanes = 8 * half..8 * half + 8;
+            // SAFETY: AVX2 is enabled for this build (the cfg above, and
+            // `main` stops on a processor without it); each load reads the
+            // eight `i32`s of a slice of that length, unaligned.
+            let [near, jump, straight, diagonal] = unsafe {
+                let load = |lanes: &[i32]| _mm256_loadu_si256(lanes.as_ptr().cast::<__m256i>());
+                // The tiles, seen from the centre.
+                let x = _mm256_sub_epi32(load(&xs[lanes.clone()]), _mm256_set1_epi32(centre.x));
+                let y = _mm256_sub_epi32(load(&ys[lanes]), _mm256_set1_epi32(centre.y));
+                let (ax, ay) = (_mm256_abs_epi32(x), _mm256_abs_epi32(y));
+                let far = _mm256_max_epi32(ax, ay);
+                let off_diagonals = _mm256_min_epi32(
+                    _mm256_abs_epi32(_mm256_sub_epi32(x, y)),
+                    _mm256_abs_epi32(_mm256_add_epi32(x, y)),
+                );
+                // The lanes of `v` at most `n`, as bits.
+                let at_most = |v: __m256i, n: i32| {
+                    let lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(n + 1), v);
+                    _mm256_movemask_ps(_mm256_castsi256_ps(lanes)) as u32
+                };
+                [
+                    at_most(far, 2),
+                    at_most(far, 3),
+                    at_most(_mm256_min_epi32(ax, ay), 1),
+                    at_most(off_diagonals, 2),
+                ]
+            };
+            let shift = base + 8 * half;
+            reach.near |= TileSet(near << shift);
+            reach.jump |= TileSet(jump << shift);
+            reach.straight |= TileSet(straight << shift);
+            reach.diagonal |= TileSet(diagonal << shift);
+        }
+        reach
+    }
+
+    /// [`Position::block_reach`] tile by tile: the plain version, compiled
+    /// in every build and tested against the AVX2 one. It runs over the
+    /// coordinates rather than the slot set, which lets the compiler
+    /// vectorise it, if less tightly than the AVX2 version.
+    #[cfg_attr(
+        all(target_arch = "x86_64", target_feature = "avx2"),
+        allow(dead_code, reason = "the AVX2 build uses it in tests only")
+    )]
+    #[inline(always)]
+    fn block_reach_scalar(&self, colour: Colour, centre: Square) -> BlockReach {
+        let (xs, ys) = self.coordinates(colour);
+        let (mut near, mut jump, mut straight, mut diagonal) = (0u32, 0u32, 0u32, 0u32);
+        for (i, (x, y)) in xs.iter().zip(ys).enumerate() {
+            let (x, y) = (x - centre.x, y - centre.y);
+            let far = x.abs().max(y.abs());
+            near |= u32::from(far <= 2) << i;
+            jump |= u32::from(far <= 3) << i;
+            straight |= u32::from(x.abs().min(y.abs()) <= 1) << i;
+            diagonal |= u32::from((x - y).abs().min((x + y).abs()) <= 2) << i;
+        }
+        let base = 16 * colour.index();
+        BlockReach {
+            near: TileSet(near << base),
+            jump: TileSet(jump << base),
+            straight: TileSet(straight << base),
+            diagonal: TileSet(diagonal << base),
+        }
+    }
+
     /// `colour`'s tiles on the table that slide along ranks and files,
     /// and those that slide along diagonals: its queens are in both.
     #[inline(always)]
@@ -367,6 +489,26 @@ mod tests {
                     pos.bearings_scalar(colour, target),
                     pos.bearings_avx2(colour, target),
                     "{pos} {colour} {target}"
+                );
+                compared += 1;
+            }
+        });
+        assert!(compared > 100_000, "{compared}");
+    }
+
+    /// The scalar block reach equals the AVX2 one for both sides, around
+    /// every square within 4 of the tiles of random games: out beyond a
+    /// knight's reach from every tile.
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[test]
+    fn scalar_block_reach_equals_the_avx2_one() {
+        let mut compared = 0;
+        for_each_square_of_random_games(41, 4, |pos, centre| {
+            for colour in Colour::ALL {
+                assert_eq!(
+                    pos.block_reach_scalar(colour, centre),
+                    pos.block_reach_avx2(colour, centre),
+                    "{pos} {colour} {centre}"
                 );
                 compared += 1;
             }
