@@ -114,8 +114,9 @@ const DEFAULT_EXPLORATION: f64 = 1.4;
 /// exploration than playouts' 1.4.
 const DEFAULT_HYBRID_EXPLORATION: f64 = 0.1;
 
-/// How much the hybrid search weighs minimax values against means.
-const DEFAULT_MINIMAX_WEIGHT: f64 = 0.5;
+/// How much the hybrid search weighs minimax values against means: the
+/// judged values see tactics that the means of a few visits blur.
+const DEFAULT_MINIMAX_WEIGHT: f64 = 0.8;
 
 /// What a draw costs the engine, in centipawns.
 const DEFAULT_CONTEMPT: i64 = 100;
