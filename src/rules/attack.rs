@@ -286,48 +286,31 @@ impl Position {
     #[inline(always)]
     fn bearings_avx2(&self, colour: Colour, target: Square) -> Bearings {
         use std::arch::x86_64::{
-            __m256i, _mm256_abs_epi32, _mm256_and_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi32,
-            _mm256_loadu_si256, _mm256_max_epi32, _mm256_movemask_ps, _mm256_or_si256,
-            _mm256_set1_epi32, _mm256_sub_epi32,
+            __m256i, _mm256_abs_epi32, _mm256_and_si256, _mm256_cmpeq_epi32, _mm256_max_epi32,
+            _mm256_or_si256, _mm256_set1_epi32,
         };
-        let base = 16 * colour.index();
-        let (xs, ys) = self.coordinates(colour);
-        let mut bearings = Bearings::default();
-        for half in 0..2 {
-            let lanes = 8 * half..8 * half + 8;
-            // SAFETY: AVX2 is enabled for this build (the cfg above, and
-            // `main` stops on a processor without it); each load reads the
-            // eight `i32`s of a slice of that length, unaligned.
-            let [straight, diagonal, knight, adjacent] = unsafe {
-                let load = |lanes: &[i32]| _mm256_loadu_si256(lanes.as_ptr().cast::<__m256i>());
-                let dx = _mm256_abs_epi32(_mm256_sub_epi32(
-                    _mm256_set1_epi32(target.x),
-                    load(&xs[lanes.clone()]),
-                ));
-                let dy = _mm256_abs_epi32(_mm256_sub_epi32(
-                    _mm256_set1_epi32(target.y),
-                    load(&ys[lanes]),
-                ));
+        // SAFETY: AVX2 is enabled for this build (the cfg above, and
+        // `main` stops on a processor without it).
+        let [straight, diagonal, knight, adjacent] =
+            self.slot_sets_avx2(colour, target, |x, y| unsafe {
+                let (dx, dy) = (_mm256_abs_epi32(x), _mm256_abs_epi32(y));
                 let is = |v: __m256i, n: i32| _mm256_cmpeq_epi32(v, _mm256_set1_epi32(n));
-                let zero = |v| is(v, 0);
-                let mask = |v: __m256i| _mm256_movemask_ps(_mm256_castsi256_ps(v)) as u32;
                 [
-                    mask(_mm256_or_si256(zero(dx), zero(dy))),
-                    mask(_mm256_cmpeq_epi32(dx, dy)),
-                    mask(_mm256_or_si256(
+                    _mm256_or_si256(is(dx, 0), is(dy, 0)),
+                    _mm256_cmpeq_epi32(dx, dy),
+                    _mm256_or_si256(
                         _mm256_and_si256(is(dx, 1), is(dy, 2)),
                         _mm256_and_si256(is(dx, 2), is(dy, 1)),
-                    )),
-                    mask(is(_mm256_max_epi32(dx, dy), 1)),
+                    ),
+                    is(_mm256_max_epi32(dx, dy), 1),
                 ]
-            };
-            let shift = base + 8 * half;
-            bearings.straight |= TileSet(straight << shift);
-            bearings.diagonal |= TileSet(diagonal << shift);
-            bearings.knight |= TileSet(knight << shift);
-            bearings.adjacent |= TileSet(adjacent << shift);
+            });
+        Bearings {
+            straight,
+            diagonal,
+            knight,
+            adjacent,
         }
-        bearings
     }
 
     /// [`Position::bearings`] tile by tile: the plain version, compiled
@@ -338,17 +321,22 @@ impl Position {
     )]
     #[inline(always)]
     fn bearings_scalar(&self, colour: Colour, target: Square) -> Bearings {
-        let mut bearings = Bearings::default();
-        let bit = |holds: bool, slot: usize| TileSet(u32::from(holds) << slot);
-        for slot in TileSet::colour(colour) {
-            let square = self.square_of(slot);
-            let (dx, dy) = ((target.x - square.x).abs(), (target.y - square.y).abs());
-            bearings.straight |= bit((dx == 0) | (dy == 0), slot);
-            bearings.diagonal |= bit(dx == dy, slot);
-            bearings.knight |= bit((dx == 1) & (dy == 2) | (dx == 2) & (dy == 1), slot);
-            bearings.adjacent |= bit(dx.max(dy) == 1, slot);
+        let [straight, diagonal, knight, adjacent] =
+            self.slot_sets_scalar(colour, target, |x, y| {
+                let (dx, dy) = (x.abs(), y.abs());
+                [
+                    (dx == 0) | (dy == 0),
+                    dx == dy,
+                    (dx == 1) & (dy == 2) | (dx == 2) & (dy == 1),
+                    dx.max(dy) == 1,
+                ]
+            });
+        Bearings {
+            straight,
+            diagonal,
+            knight,
+            adjacent,
         }
-        bearings
     }
 
     /// Which of `colour`'s 16 slots could attack the 3 × 3 block centred
@@ -367,52 +355,100 @@ impl Position {
     #[inline(always)]
     fn block_reach_avx2(&self, colour: Colour, centre: Square) -> BlockReach {
         use std::arch::x86_64::{
-            __m256i, _mm256_abs_epi32, _mm256_add_epi32, _mm256_castsi256_ps, _mm256_cmpgt_epi32,
-            _mm256_loadu_si256, _mm256_max_epi32, _mm256_min_epi32, _mm256_movemask_ps,
+            __m256i, _mm256_abs_epi32, _mm256_add_epi32, _mm256_cmpgt_epi32, _mm256_max_epi32,
+            _mm256_min_epi32, _mm256_set1_epi32, _mm256_sub_epi32,
+        };
+        // SAFETY: as in `bearings_avx2`.
+        let [near, jump, straight, diagonal] = self.slot_sets_avx2(colour, centre, |x, y| unsafe {
+            let (ax, ay) = (_mm256_abs_epi32(x), _mm256_abs_epi32(y));
+            let far = _mm256_max_epi32(ax, ay);
+            let off_diagonals = _mm256_min_epi32(
+                _mm256_abs_epi32(_mm256_sub_epi32(x, y)),
+                _mm256_abs_epi32(_mm256_add_epi32(x, y)),
+            );
+            let at_most = |v: __m256i, n: i32| _mm256_cmpgt_epi32(_mm256_set1_epi32(n + 1), v);
+            [
+                at_most(far, 2),
+                at_most(far, 3),
+                at_most(_mm256_min_epi32(ax, ay), 1),
+                at_most(off_diagonals, 2),
+            ]
+        });
+        BlockReach {
+            near,
+            jump,
+            straight,
+            diagonal,
+        }
+    }
+
+    /// [`Position::block_reach`] tile by tile: the plain version, compiled
+    /// in every build and tested against the AVX2 one.
+    #[cfg_attr(
+        all(target_arch = "x86_64", target_feature = "avx2"),
+        allow(dead_code, reason = "the AVX2 build uses it in tests only")
+    )]
+    #[inline(always)]
+    fn block_reach_scalar(&self, colour: Colour, centre: Square) -> BlockReach {
+        let [near, jump, straight, diagonal] = self.slot_sets_scalar(colour, centre, |x, y| {
+            let far = x.abs().max(y.abs());
+            [
+                far <= 2,
+                far <= 3,
+                x.abs().min(y.abs()) <= 1,
+                (x - y).abs().min((x + y).abs()) <= 2,
+            ]
+        });
+        BlockReach {
+            near,
+            jump,
+            straight,
+            diagonal,
+        }
+    }
+
+    /// Four sets of `colour`'s slots, eight AVX2 lanes at a time: `tests`
+    /// takes the slots' coordinates seen from `origin` (`x`, `y`, eight
+    /// lanes each) and returns four lane masks, all ones where a slot
+    /// belongs to the set.
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    fn slot_sets_avx2(
+        &self,
+        colour: Colour,
+        origin: Square,
+        tests: impl Fn(
+            std::arch::x86_64::__m256i,
+            std::arch::x86_64::__m256i,
+        ) -> [std::arch::x86_64::__m256i; 4],
+    ) -> [TileSet; 4] {
+        use std::arch::x86_64::{
+            __m256i, _mm256_castsi256_ps, _mm256_loadu_si256, _mm256_movemask_ps,
             _mm256_set1_epi32, _mm256_sub_epi32,
         };
         let base = 16 * colour.index();
         let (xs, ys) = self.coordinates(colour);
-        let mut reach = BlockReach::default();
+        let mut sets = [TileSet::default(); 4];
         for half in 0..2 {
             let lanes = 8 * half..8 * half + 8;
             // SAFETY: AVX2 is enabled for this build (the cfg above, and
             // `main` stops on a processor without it); each load reads the
             // eight `i32`s of a slice of that length, unaligned.
-            let [near, jump, straight, diagonal] = unsafe {
+            unsafe {
                 let load = |lanes: &[i32]| _mm256_loadu_si256(lanes.as_ptr().cast::<__m256i>());
-                // The tiles, seen from the centre.
-                let x = _mm256_sub_epi32(load(&xs[lanes.clone()]), _mm256_set1_epi32(centre.x));
-                let y = _mm256_sub_epi32(load(&ys[lanes]), _mm256_set1_epi32(centre.y));
-                let (ax, ay) = (_mm256_abs_epi32(x), _mm256_abs_epi32(y));
-                let far = _mm256_max_epi32(ax, ay);
-                let off_diagonals = _mm256_min_epi32(
-                    _mm256_abs_epi32(_mm256_sub_epi32(x, y)),
-                    _mm256_abs_epi32(_mm256_add_epi32(x, y)),
-                );
-                // The lanes of `v` at most `n`, as bits.
-                let at_most = |v: __m256i, n: i32| {
-                    let lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(n + 1), v);
-                    _mm256_movemask_ps(_mm256_castsi256_ps(lanes)) as u32
-                };
-                [
-                    at_most(far, 2),
-                    at_most(far, 3),
-                    at_most(_mm256_min_epi32(ax, ay), 1),
-                    at_most(off_diagonals, 2),
-                ]
-            };
-            let shift = base + 8 * half;
-            reach.near |= TileSet(near << shift);
-            reach.jump |= TileSet(jump << shift);
-            reach.straight |= TileSet(straight << shift);
-            reach.diagonal |= TileSet(diagonal << shift);
+                let x = _mm256_sub_epi32(load(&xs[lanes.clone()]), _mm256_set1_epi32(origin.x));
+                let y = _mm256_sub_epi32(load(&ys[lanes]), _mm256_set1_epi32(origin.y));
+                for (set, mask) in sets.iter_mut().zip(tests(x, y)) {
+                    let bits = _mm256_movemask_ps(_mm256_castsi256_ps(mask)) as u32;
+                    *set |= TileSet(bits << (base + 8 * half));
+                }
+            }
         }
-        reach
+        sets
     }
 
-    /// [`Position::block_reach`] tile by tile: the plain version, compiled
-    /// in every build and tested against the AVX2 one. It runs over the
+    /// [`Position::slot_sets_avx2`] tile by tile, `tests` taking one
+    /// slot's coordinates seen from `origin`. It runs over the
     /// coordinates rather than the slot set, which lets the compiler
     /// vectorise it, if less tightly than the AVX2 version.
     #[cfg_attr(
@@ -420,24 +456,21 @@ impl Position {
         allow(dead_code, reason = "the AVX2 build uses it in tests only")
     )]
     #[inline(always)]
-    fn block_reach_scalar(&self, colour: Colour, centre: Square) -> BlockReach {
+    fn slot_sets_scalar(
+        &self,
+        colour: Colour,
+        origin: Square,
+        tests: impl Fn(i32, i32) -> [bool; 4],
+    ) -> [TileSet; 4] {
         let (xs, ys) = self.coordinates(colour);
-        let (mut near, mut jump, mut straight, mut diagonal) = (0u32, 0u32, 0u32, 0u32);
+        let mut bits = [0u32; 4];
         for (i, (x, y)) in xs.iter().zip(ys).enumerate() {
-            let (x, y) = (x - centre.x, y - centre.y);
-            let far = x.abs().max(y.abs());
-            near |= u32::from(far <= 2) << i;
-            jump |= u32::from(far <= 3) << i;
-            straight |= u32::from(x.abs().min(y.abs()) <= 1) << i;
-            diagonal |= u32::from((x - y).abs().min((x + y).abs()) <= 2) << i;
+            for (set, holds) in bits.iter_mut().zip(tests(x - origin.x, y - origin.y)) {
+                *set |= u32::from(holds) << i;
+            }
         }
         let base = 16 * colour.index();
-        BlockReach {
-            near: TileSet(near << base),
-            jump: TileSet(jump << base),
-            straight: TileSet(straight << base),
-            diagonal: TileSet(diagonal << base),
-        }
+        bits.map(|set| TileSet(set << base))
     }
 
     /// `colour`'s tiles on the table that slide along ranks and files,
