@@ -116,7 +116,7 @@ const DEFAULT_HYBRID_EXPLORATION: f64 = 0.1;
 
 /// How much the hybrid search weighs minimax values against means: the
 /// judged values see tactics that the means of a few visits blur.
-const DEFAULT_MINIMAX_WEIGHT: f64 = 0.8;
+const DEFAULT_MINIMAX_WEIGHT: f64 = 0.9;
 
 /// What a draw costs the engine, in centipawns.
 const DEFAULT_CONTEMPT: i64 = 100;
