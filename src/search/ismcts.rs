@@ -81,8 +81,9 @@
 //! `MinimaxWeight` 0.35, `LeafDepth` 1, `HybridExploration` 0.03,
 //! 0.2 and 0.3, PUCT priors from the children's values, judging a draw's
 //! kinds when its parent is opened, choosing the root action by value
-//! rather than visits, and ranking children by the static evaluation to
-//! judge them only when visited.
+//! rather than visits, ranking children by the static evaluation to
+//! judge them only when visited, and entering at a chance node the kind
+//! furthest behind its share of the visits rather than a sampled one.
 //!
 //! # Threads
 //!
