@@ -62,11 +62,11 @@
 //!   along the path.
 //! - Selection maximises `(1 − α)·mean + α·minimax + c·sqrt(ln avail / n)`
 //!   (`α` the `MinimaxWeight` option, 0.9: steering mostly by the
-//!   minimax value beat 0.5, 0.65 and 0.8, and 1 did no better; `c` `HybridExploration`, 0.1: the
-//!   1.4 of playouts scored 37.5% against `Player alphabeta` where 0.1
-//!   scored 65%, 20 pairs at 100 ms); an unvisited child counts as one
-//!   visit at its judged value, so children are tried in the order of
-//!   their values rather than all first.
+//!   minimax value beat 0.5, 0.65 and 0.8; `c` `HybridExploration`,
+//!   0.1: the 1.4 of playouts scored 37.5% against `Player alphabeta`
+//!   where 0.1 scored 65%, 20 pairs at 100 ms); an unvisited child
+//!   counts as one visit at its judged value, so children are tried in
+//!   the order of their values rather than all first.
 //! - A finished game is proven; a decision node with a won child is won,
 //!   one whose children are all proven takes the best of them, a chance
 //!   node is proven only when each kind is proven the same. A descent
@@ -78,7 +78,7 @@
 //!   improve (a win this turn, or every action proven).
 //!
 //! Tried and not kept (the matches are in the commit messages):
-//! `MinimaxWeight` 0.35, `LeafDepth` 1, `HybridExploration` 0.03,
+//! `MinimaxWeight` 0.35 and 1, `LeafDepth` 1, `HybridExploration` 0.03,
 //! 0.2 and 0.3, PUCT priors from the children's values, judging a draw's
 //! kinds when its parent is opened, choosing the root action by value
 //! rather than visits, ranking children by the static evaluation to
