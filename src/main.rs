@@ -35,7 +35,7 @@ enum Command {
         /// Random playouts from each bench position.
         #[arg(long, default_value_t = chex::bench::PLAYOUTS_PER_POSITION)]
         playouts: u32,
-        /// Search iterations from each of the first bench positions, on one
+        /// Search iterations from each of four bench positions, on one
         /// thread and on all cores (0 skips the search speed).
         #[arg(long, default_value_t = chex::bench::SEARCH_NODES)]
         search_nodes: u64,
