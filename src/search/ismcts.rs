@@ -82,8 +82,13 @@
 //! 0.2 and 0.3, PUCT priors from the children's values, judging a draw's
 //! kinds when its parent is opened, choosing the root action by value
 //! rather than visits, ranking children by the static evaluation to
-//! judge them only when visited, and entering at a chance node the kind
-//! furthest behind its share of the visits rather than a sampled one.
+//! judge them only when visited, entering at a chance node the kind
+//! furthest behind its share of the visits rather than a sampled one,
+//! judging a node's moves in an alpha-beta window below the best so far
+//! (14% fewer judge nodes in game positions, no Elo), and adding to
+//! each judgement the chance of a mate by placement, found exactly (the
+//! judge saw every mate by drawing of the tactics suite, but an
+//! iteration cost 1.6 to 4 times as much).
 //!
 //! # Threads
 //!
