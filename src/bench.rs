@@ -28,9 +28,8 @@ pub const SEARCH_NODES: u64 = 20_000;
 
 /// The bench positions (numbered from 0) the search speed is measured
 /// on. Not position 1: it holds a forced mate, and once the mate is
-/// proven the iterations go where they cost least, which differs with
-/// the number of threads (two threads read 8.5 times one there), so that
-/// its figure measured the proof rather than the speed.
+/// proven the iterations go where they cost least, which depends on the
+/// number of threads: its speed would measure the proof.
 pub const SEARCH_POSITIONS: [usize; 4] = [0, 2, 3, 4];
 
 /// What one bench run counted and how long it took.
