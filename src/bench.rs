@@ -26,10 +26,11 @@ pub const PERFT_DEPTH: u32 = 3;
 /// default.
 pub const SEARCH_NODES: u64 = 20_000;
 
-/// The bench positions (numbered from 0) the search speed is measured
-/// on. Not position 1: it holds a forced mate, and once the mate is
-/// proven the iterations go where they cost least, which depends on the
-/// number of threads: its speed would measure the proof.
+/// The bench positions the search speed is measured on, as indices into
+/// [`positions`] (the bench prints them numbered from 1: 1, 3, 4, 5).
+/// Not index 1: it holds a forced mate, and once the mate is proven the
+/// iterations go where they cost least, which depends on the number of
+/// threads: its speed would measure the proof.
 pub const SEARCH_POSITIONS: [usize; 4] = [0, 2, 3, 4];
 
 /// What one bench run counted and how long it took.
