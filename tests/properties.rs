@@ -171,6 +171,30 @@ proptest! {
         }
     }
 
+    /// `generate_checking_placements`, which tries only the squares from
+    /// which a kind could attack the enemy king, lists exactly the legal
+    /// placements of the pile's kinds after which the opponent is in check.
+    #[test]
+    fn checking_placements_are_the_placements_that_check(pos in position()) {
+        let mut pos = pos;
+        let pile = pos.pile(pos.side_to_move());
+        let mut expected: Vec<Move> = pile
+            .kinds()
+            .flat_map(|kind| pos.legal_placements(kind))
+            .filter(|&mv| {
+                let mut after = pos.clone();
+                after.make(mv);
+                after.in_check()
+            })
+            .collect();
+        let mut listed = MoveList::new();
+        pos.generate_checking_placements(pile, &mut listed);
+        let mut listed = listed.to_vec();
+        expected.sort_by_key(|m| m.to_string());
+        listed.sort_by_key(|m| m.to_string());
+        prop_assert_eq!(listed, expected, "in {}", pos);
+    }
+
     /// Moving every tile by the same offset changes neither the hash nor
     /// the moves (up to the same offset).
     #[test]

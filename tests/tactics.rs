@@ -235,3 +235,26 @@ fn ismcts_solves_mates_in_one_by_drawing() {
     let missed = misses(Player::Ismcts, ISMCTS_NODES, &[Category::Mate1Draw]);
     assert!(missed.is_empty(), "missed: {missed:?}");
 }
+
+/// Judging a draw, the leaf judge sees the mates by placement that its
+/// quiescence, which places nothing, cannot: in each mate in one by
+/// drawing every kind the pile can bring mates, so drawing is a win
+/// (in one turn). Where the opponent's king is not on the table no
+/// placement can check, and the draw is judged as the position stands.
+#[test]
+fn the_leaf_judge_sees_every_mate_by_drawing() {
+    use chex::search::alphabeta::{LeafJudge, WIN};
+    let mut judge = LeafJudge::new(0);
+    let mut kingless = 0;
+    for entry in suite().iter().filter(|e| e.pending.is_none()) {
+        let pos = &entry.pos;
+        let draw = judge.judge_draw(pos);
+        if entry.category == Category::Mate1Draw {
+            assert_eq!(draw, WIN - 2, "{}", entry.id);
+        } else if pos.king_square(pos.side_to_move().opposite()).is_none() {
+            kingless += 1;
+            assert_eq!(draw, judge.judge(pos, None), "{}", entry.id);
+        }
+    }
+    assert!(kingless > 0);
+}

@@ -755,26 +755,74 @@ impl<'a> Searcher<'a> {
 
     /// The value of drawing while in check, judged without searching the
     /// placements: each kind that can answer the check counts as the
-    /// position's static value, each that cannot as checkmate. Every kind
-    /// but the king blocks and connects alike, so two kinds are asked.
+    /// position's static value, each that cannot as checkmate.
     fn draw_in_check(&mut self, ply: usize) -> Result<i32, Aborted> {
-        let pile = self.pos.pile(self.pos.side_to_move());
-        let total = pile.len() as i64;
+        let total = self.pos.pile(self.pos.side_to_move()).len() as i64;
         let stand = self.evaluations.evaluate(&self.pos) as i64;
-        let mut sum = 0i64;
-        // Whether a king, and whether any other kind, can be placed.
+        let stuck = self.draws_that_cannot_be_placed() as i64;
+        let mated = -(WIN - ply as i32) as i64;
+        Ok((((total - stuck) * stand + stuck * mated) / total) as i32)
+    }
+
+    /// How many of the side to move's possible draws bring a tile with no
+    /// legal square. Every kind but the king blocks and connects alike, so
+    /// two kinds are asked.
+    fn draws_that_cannot_be_placed(&mut self) -> u32 {
+        let pile = self.pos.pile(self.pos.side_to_move());
         let mut answers: [Option<bool>; 2] = [None; 2];
+        let mut stuck = 0;
         for kind in pile.kinds() {
             let asked = &mut answers[usize::from(kind == Kind::King)];
-            let answered = *asked.get_or_insert_with(|| self.pos.can_place(kind));
-            let v = if answered {
-                stand
-            } else {
-                -(WIN - ply as i32) as i64
-            };
-            sum += pile.count(kind) as i64 * v;
+            if !*asked.get_or_insert_with(|| self.pos.can_place(kind)) {
+                stuck += pile.count(kind) as u32;
+            }
         }
-        Ok((sum / total) as i32)
+        stuck
+    }
+
+    /// The chance that the side to move, drawing now, mates by placing
+    /// the tile it draws: the pile's share of the kinds with a checking
+    /// placement that no step answers, each counted by the share of the
+    /// opponent's draws that could not answer it either.
+    fn mate_by_placement_chance(&mut self) -> f64 {
+        let pile = self.pos.pile(self.pos.side_to_move());
+        if pile.is_empty() || self.pos.in_check() {
+            return 0.0;
+        }
+        let mut list = self.take_list();
+        self.pos.generate_checking_placements(pile, &mut list);
+        // The best mating chance of each kind: the pile holds six at most.
+        let mut chances: ArrayVec<(Kind, f64), 6> = ArrayVec::new();
+        for &mv in list.iter() {
+            let Move::Place { piece, .. } = mv else {
+                continue;
+            };
+            let undo = self.pos.make(mv);
+            let chance = self.unanswered_check_chance();
+            self.pos.unmake(mv, undo);
+            match chances.iter_mut().find(|(k, _)| *k == piece.kind) {
+                Some((_, best)) => *best = best.max(chance),
+                None => chances.push((piece.kind, chance)),
+            }
+        }
+        self.give_list(list);
+        let mating: f64 = chances
+            .iter()
+            .map(|&(kind, chance)| pile.count(kind) as f64 * chance)
+            .sum();
+        mating / pile.len() as f64
+    }
+
+    /// For a side to move in check: the chance it cannot answer, 0 when a
+    /// step does, else the share of its draws that cannot be placed.
+    fn unanswered_check_chance(&mut self) -> f64 {
+        if self.pos.has_legal_step() {
+            return 0.0;
+        }
+        match self.pos.pile(self.pos.side_to_move()).len() {
+            0 => 1.0,
+            total => f64::from(self.draws_that_cannot_be_placed()) / total as f64,
+        }
     }
 
     /// The root's actions, with their scores from the last depth searched.
@@ -851,6 +899,17 @@ impl LeafJudge {
             None => s.negamax(self.depth, 0, -INFINITY, INFINITY),
         };
         result.unwrap_or_else(|Aborted| evaluate(pos))
+    }
+
+    /// The score of drawing in `pos`, for its side to move: the position
+    /// as it stands, raised by the chance that the tile drawn mates by
+    /// its placement. The quiescence sees no placement, and this is the
+    /// threat it misses most; asked once for each node a tree opens.
+    pub fn judge_draw(&mut self, pos: &Position) -> i32 {
+        let score = self.judge(pos, None);
+        debug_assert_eq!(self.searcher.pos.hash(), pos.hash());
+        let chance = self.searcher.mate_by_placement_chance();
+        score + (chance * f64::from(WIN - 2 - score)).round() as i32
     }
 
     /// Nodes searched by this judge so far.

@@ -52,9 +52,11 @@
 //! - A node is opened on its first visit, and each child is judged at
 //!   once: a move by the judge's score of the position after it (or
 //!   exactly, when the game ends there), "draw" by the score of the
-//!   position as it stands until the draw is first entered; then each
-//!   kind the pile can bring is judged by the best placement of it. The
-//!   iteration backs up the opened node's value.
+//!   position as it stands, raised by the chance that the drawn tile
+//!   mates by its placement ([`LeafJudge::judge_draw`]), until the draw
+//!   is first entered; then each kind the pile can bring is judged by the
+//!   best placement of it. The iteration backs up the opened node's
+//!   value.
 //! - Every node keeps a minimax value for its mover: the best of its
 //!   children for the side choosing there (after a draw the drawer
 //!   places, so the same side), at a chance node the mean of the kinds
@@ -86,9 +88,8 @@
 //! furthest behind its share of the visits rather than a sampled one,
 //! judging a node's moves in an alpha-beta window below the best so far
 //! (14% fewer judge nodes in game positions, no Elo), and adding to
-//! each judgement the chance of a mate by placement, found exactly (the
-//! judge saw every mate by drawing of the tactics suite, but an
-//! iteration cost 1.6 to 4 times as much).
+//! every judgement, not only the draw's, the chance of a mate by
+//! placement (an iteration cost 1.6 to 4 times as much).
 //!
 //! # Threads
 //!
@@ -1585,7 +1586,7 @@ impl Actions {
     /// after the positions of `keys`) for the side choosing it: a move by
     /// the leaf judge's score of the position after it, or exactly when
     /// the game ends with it; "draw", until its kinds are judged, by the
-    /// judge's score of the position as it stands.
+    /// judge's score of drawing as the position stands.
     fn judge(&mut self, pos: &mut Position, keys: &[u64], judge: &mut LeafJudge, draw: DrawValue) {
         self.values.clear();
         self.statuses.clear();
@@ -1612,7 +1613,7 @@ impl Actions {
         }
         if self.draw {
             self.values
-                .push(expected_result(judge.judge(pos, None)) as f32);
+                .push(expected_result(judge.judge_draw(pos)) as f32);
             self.statuses.push(Status::Unknown);
         }
     }

@@ -129,6 +129,78 @@ impl Position {
         self.placements(&mut screen, pile, list);
     }
 
+    /// Appends the legal placements that give check of each kind in
+    /// `pile`: where to look for a mate by placement. A placed tile checks
+    /// by its own attack, or by joining the table so that a capture of
+    /// the king by a tile already attacking it would keep the table one
+    /// group. Without such a tile, only the squares from which the kind
+    /// attacks the king are tried.
+    pub fn generate_checking_placements(&mut self, pile: Pile, list: &mut MoveList) {
+        let us = self.side_to_move();
+        let Some(king) = self.king_square(us.opposite()) else {
+            return;
+        };
+        let any_square = self.attack_count(us, king) > 0;
+        let mut screen = self.screen();
+        let gives_check = |pos: &mut Self, mv: Move| {
+            let undo = pos.make(mv);
+            let check = pos.in_check();
+            pos.unmake(mv, undo);
+            check
+        };
+        self.frontier(|pos, to| {
+            // Every kind but the king is placed and connects alike: its
+            // legality, and whether it checks by joining alone, are
+            // asked once a square.
+            let (mut legal, mut joins_to_check) = (None, None);
+            for kind in pile.kinds() {
+                let piece = Piece::new(us, kind);
+                let reaches = pos.reaches(piece, to, king);
+                if !reaches && !any_square {
+                    continue;
+                }
+                let mv = Move::Place { piece, to };
+                let is_legal = if kind == Kind::King {
+                    pos.candidate_is_legal(mv, &mut screen)
+                } else {
+                    *legal.get_or_insert_with(|| pos.candidate_is_legal(mv, &mut screen))
+                };
+                if !is_legal {
+                    continue;
+                }
+                let check = if reaches || kind == Kind::King {
+                    gives_check(pos, mv)
+                } else {
+                    *joins_to_check.get_or_insert_with(|| gives_check(pos, mv))
+                };
+                if check {
+                    list.push(mv);
+                }
+            }
+        });
+    }
+
+    /// Whether `piece`, standing on `from`, would attack `target` by its
+    /// movement, the squares between empty. Whether the capture keeps the
+    /// table one group is left to [`Position::in_check`].
+    fn reaches(&self, piece: Piece, from: Square, target: Square) -> bool {
+        let (dx, dy) = (target.x - from.x, target.y - from.y);
+        let (straight, diagonal) = (dx == 0 || dy == 0, dx.abs() == dy.abs());
+        let line = match piece.kind {
+            Kind::Knight => return KNIGHT.contains(&(dx, dy)),
+            Kind::King => return KING.contains(&(dx, dy)),
+            Kind::Pawn => return dx.abs() == 1 && dy == piece.colour.forward(),
+            Kind::Rook => straight,
+            Kind::Bishop => diagonal,
+            Kind::Queen => straight || diagonal,
+        };
+        if !line || (dx, dy) == (0, 0) {
+            return false;
+        }
+        let (sx, sy) = (dx.signum(), dy.signum());
+        (1..dx.abs().max(dy.abs())).all(|i| !self.occupied(from.offset(i * sx, i * sy)))
+    }
+
     /// True when a drawn `kind` has a legal square: whether a draw can
     /// end the game, without listing every square. Stops at the first.
     /// False for a kind the pile does not hold, which no draw brings.
@@ -221,8 +293,21 @@ impl Position {
         let mut screen = self.sampling_screen();
         let mut list = MoveList::new();
         self.generate_step_candidates(&screen, &mut list);
-        list.iter()
-            .any(|&mv| self.candidate_is_legal(mv, &mut screen))
+        // The king's steps and the captures first: in check, where most
+        // candidates are illegal, they are the usual answers.
+        let king = self.king_square(self.side_to_move());
+        let first = |pos: &Self, mv: Move| match mv {
+            Move::Step { from, to } => Some(from) == king || pos.occupied(to),
+            Move::Place { .. } => false,
+        };
+        for pass in [true, false] {
+            for &mv in list.iter() {
+                if first(self, mv) == pass && self.candidate_is_legal(mv, &mut screen) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Appends the legal captures of the side to move's tiles to `list`, in
