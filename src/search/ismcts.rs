@@ -89,7 +89,10 @@
 //! judging a node's moves in an alpha-beta window below the best so far
 //! (14% fewer judge nodes in game positions, no Elo), and adding to
 //! every judgement, not only the draw's, the chance of a mate by
-//! placement (an iteration cost 1.6 to 4 times as much).
+//! placement (an iteration cost 1.6 to 4 times as much), or only to the
+//! judgements of the king's moves and placements, and judging the draw
+//! with the turn passed to the opponent rather than as the position
+//! stands.
 //!
 //! # Threads
 //!
