@@ -8,7 +8,7 @@ use super::connectivity::Ring;
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
-use super::position::{line_back, Position, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+use super::position::{line_back, line_towards, Position, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
 use super::square::{Square, COORD_LIMIT};
 use super::tile_set::TileSet;
 use arrayvec::ArrayVec;
@@ -194,11 +194,10 @@ impl Position {
             Kind::Bishop => diagonal,
             Kind::Queen => straight || diagonal,
         };
-        if !line || (dx, dy) == (0, 0) {
-            return false;
-        }
-        let (sx, sy) = (dx.signum(), dy.signum());
-        (1..dx.abs().max(dy.abs())).all(|i| !self.occupied(from.offset(i * sx, i * sy)))
+        // On a line, and the first tile along it is the target's.
+        line && (dx, dy) != (0, 0)
+            && self.blocker_distance(from, line_towards(from, target))
+                == dx.unsigned_abs().max(dy.unsigned_abs())
     }
 
     /// True when a drawn `kind` has a legal square: whether a draw can
