@@ -886,10 +886,35 @@ impl LeafJudge {
     /// The score of `pos` for its side to move, holding a drawn tile of
     /// `pending` kind (if any). Repetitions before the leaf are not seen.
     pub fn judge(&mut self, pos: &Position, pending: Option<Kind>) -> i32 {
+        self.searcher.pos.clone_from(pos);
+        self.search(pending)
+    }
+
+    /// The score of drawing in `pos`, for its side to move. The drawer
+    /// places a tile and the opponent moves next: the opponent's score
+    /// with the turn passed to it, as if the tile added nothing, raised
+    /// by the chance that the drawn tile mates by its placement (the
+    /// threat the quiescence, which places nothing, misses most). In
+    /// check, where drawing is a gamble on the kind, the position's own
+    /// score, in which the quiescence weighs that gamble.
+    pub fn judge_draw(&mut self, pos: &Position) -> i32 {
         let s = &mut self.searcher;
         s.pos.clone_from(pos);
+        if !s.pos.pass() {
+            return self.search(None);
+        }
+        let score = -self.search(None);
+        let s = &mut self.searcher;
+        s.pos.pass();
+        let chance = s.mate_by_placement_chance();
+        score + (chance * f64::from(WIN - 2 - score)).round() as i32
+    }
+
+    /// The score of the judge's position for its side to move.
+    fn search(&mut self, pending: Option<Kind>) -> i32 {
+        let s = &mut self.searcher;
         s.keys.clear();
-        s.keys.push(pos.hash());
+        s.keys.push(s.pos.hash());
         s.game_keys = 0;
         s.aborted = false;
         s.budget.nodes_limit = s.nodes + self.nodes_limit;
@@ -898,18 +923,7 @@ impl LeafJudge {
             None if self.depth == 0 => s.quiesce(0, -INFINITY, INFINITY),
             None => s.negamax(self.depth, 0, -INFINITY, INFINITY),
         };
-        result.unwrap_or_else(|Aborted| evaluate(pos))
-    }
-
-    /// The score of drawing in `pos`, for its side to move: the position
-    /// as it stands, raised by the chance that the tile drawn mates by
-    /// its placement. The quiescence sees no placement, and this is the
-    /// threat it misses most; asked once for each node a tree opens.
-    pub fn judge_draw(&mut self, pos: &Position) -> i32 {
-        let score = self.judge(pos, None);
-        debug_assert_eq!(self.searcher.pos.hash(), pos.hash());
-        let chance = self.searcher.mate_by_placement_chance();
-        score + (chance * f64::from(WIN - 2 - score)).round() as i32
+        result.unwrap_or_else(|Aborted| evaluate(&s.pos))
     }
 
     /// Nodes searched by this judge so far.

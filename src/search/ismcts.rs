@@ -51,12 +51,12 @@
 //!
 //! - A node is opened on its first visit, and each child is judged at
 //!   once: a move by the judge's score of the position after it (or
-//!   exactly, when the game ends there), "draw" by the score of the
-//!   position as it stands, raised by the chance that the drawn tile
-//!   mates by its placement ([`LeafJudge::judge_draw`]), until the draw
-//!   is first entered; then each kind the pile can bring is judged by the
-//!   best placement of it. The iteration backs up the opened node's
-//!   value.
+//!   exactly, when the game ends there), "draw" by the opponent's score
+//!   with the turn passed to it, the drawn tile counted as adding
+//!   nothing, raised by the chance that it mates by its placement
+//!   ([`LeafJudge::judge_draw`]), until the draw is first entered; then
+//!   each kind the pile can bring is judged by the best placement of it.
+//!   The iteration backs up the opened node's value.
 //! - Every node keeps a minimax value for its mover: the best of its
 //!   children for the side choosing there (after a draw the drawer
 //!   places, so the same side), at a chance node the mean of the kinds
@@ -90,9 +90,7 @@
 //! (14% fewer judge nodes in game positions, no Elo), and adding to
 //! every judgement, not only the draw's, the chance of a mate by
 //! placement (an iteration cost 1.6 to 4 times as much), or only to the
-//! judgements of the king's moves and placements, and judging the draw
-//! with the turn passed to the opponent rather than as the position
-//! stands.
+//! judgements of the king's moves and placements.
 //!
 //! # Threads
 //!

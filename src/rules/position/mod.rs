@@ -300,6 +300,18 @@ impl Position {
         copy.hash()
     }
 
+    /// Hands the turn to the other side without a move, so that a search
+    /// can ask what that side threatens; passing again takes it back.
+    /// Refused (false, nothing changed) while the side to move is in
+    /// check: the side not to move is never in check.
+    pub fn pass(&mut self) -> bool {
+        if self.in_check() {
+            return false;
+        }
+        self.side = self.side.opposite();
+        true
+    }
+
     /// Plays `mv`, which must be legal here, and returns what [`unmake`]
     /// needs to take it back.
     ///
@@ -761,6 +773,31 @@ mod tests {
     use crate::rules::{Sampler, Turn};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn a_pass_hands_over_the_turn_and_a_second_takes_it_back() {
+        // Black's rook and pawn attack the white king: no pass.
+        let check: Position = "K0,0/r0,1/p1,1/k0,2 w QRRBBNNPPPPPPPP/qrbbnnppppppp 0 3"
+            .parse()
+            .unwrap();
+        let mut pos = check.clone();
+        assert!(!pos.pass());
+        assert_eq!(pos.to_string(), check.to_string());
+        let quiet: Position = "K0,0/P1,0/p0,1/k1,2 w QRRBBNNPPPPPPP/qrrbbnnppppppp 0 3"
+            .parse()
+            .unwrap();
+        let mut pos = quiet.clone();
+        assert!(pos.pass());
+        assert_eq!(pos.side_to_move(), Colour::Black);
+        assert_eq!(pos.hash(), pos.hash_from_scratch());
+        let as_black: Position = "K0,0/P1,0/p0,1/k1,2 b QRRBBNNPPPPPPP/qrrbbnnppppppp 0 3"
+            .parse()
+            .unwrap();
+        assert_eq!(pos.hash(), as_black.hash());
+        assert!(pos.pass());
+        assert_eq!(pos.hash(), quiet.hash());
+        assert_eq!(pos.to_string(), quiet.to_string());
+    }
 
     /// The box of the tiles, worked out from their coordinates alone.
     fn box_of_tiles(pos: &Position) -> (i32, i32, i32, i32) {
