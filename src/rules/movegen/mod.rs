@@ -291,22 +291,38 @@ impl Position {
     pub fn has_legal_step(&mut self) -> bool {
         let mut screen = self.sampling_screen();
         let mut list = MoveList::new();
-        self.generate_step_candidates(&screen, &mut list);
-        // The king's steps and the captures first: in check, where most
-        // candidates are illegal, they are the usual answers.
+        // Three rounds, each listed only if the one before found nothing:
+        // the king's quiet steps, the captures, the rest. In check, where
+        // most candidates are illegal, the king's steps are the usual
+        // answer, and they need no map of the squares touching the table.
         let king = self.king_square(self.side_to_move());
-        let first = |pos: &Self, mv: Move| match mv {
-            Move::Step { from, to } => Some(from) == king || pos.occupied(to),
-            Move::Place { .. } => false,
-        };
-        for pass in [true, false] {
-            for &mv in list.iter() {
-                if first(self, mv) == pass && self.candidate_is_legal(mv, &mut screen) {
-                    return true;
+        if let Some(from) = king {
+            for &(dx, dy) in &KING {
+                let to = from.offset(dx, dy);
+                if screen.reach.contains(to) && !self.occupied(to) {
+                    self.push_near(from, to, &mut list);
                 }
             }
+            if self.any_legal(&list, &mut screen) {
+                return true;
+            }
+            list.clear();
         }
-        false
+        self.generate_capture_candidates(screen.reach, &mut list);
+        if self.any_legal(&list, &mut screen) {
+            return true;
+        }
+        list.clear();
+        self.generate_step_candidates(&screen, &mut list);
+        list.retain(|mv| match *mv {
+            Move::Step { from, to } => Some(from) != king && !self.occupied(to),
+            Move::Place { .. } => false,
+        });
+        self.any_legal(&list, &mut screen)
+    }
+
+    fn any_legal(&mut self, list: &MoveList, screen: &mut Screen) -> bool {
+        list.iter().any(|&mv| self.candidate_is_legal(mv, screen))
     }
 
     /// Appends the legal captures of the side to move's tiles to `list`, in
