@@ -148,36 +148,85 @@ impl Position {
             pos.unmake(mv, undo);
             check
         };
-        self.frontier(|pos, to| {
+        let mut squares = self.frontier_within(screen.reach);
+        if !any_square {
+            let mut reaching = squares.cleared();
+            self.squares_reaching(king, pile, screen.reach, |s| reaching.insert(s));
+            squares.intersect(&reaching);
+        }
+        for to in squares.squares() {
             // Every kind but the king is placed and connects alike: its
             // legality, and whether it checks by joining alone, are
             // asked once a square.
             let (mut legal, mut joins_to_check) = (None, None);
             for kind in pile.kinds() {
                 let piece = Piece::new(us, kind);
-                let reaches = pos.reaches(piece, to, king);
+                let reaches = self.reaches(piece, to, king);
                 if !reaches && !any_square {
                     continue;
                 }
                 let mv = Move::Place { piece, to };
                 let is_legal = if kind == Kind::King {
-                    pos.candidate_is_legal(mv, &mut screen)
+                    self.candidate_is_legal(mv, &mut screen)
                 } else {
-                    *legal.get_or_insert_with(|| pos.candidate_is_legal(mv, &mut screen))
+                    *legal.get_or_insert_with(|| self.candidate_is_legal(mv, &mut screen))
                 };
                 if !is_legal {
                     continue;
                 }
-                let check = if reaches || kind == Kind::King {
-                    gives_check(pos, mv)
+                // A placed tile that reaches the king checks: its capture
+                // leaves the squares of the table as they were, one group.
+                let check = if reaches {
+                    true
+                } else if kind == Kind::King {
+                    gives_check(self, mv)
                 } else {
-                    *joins_to_check.get_or_insert_with(|| gives_check(pos, mv))
+                    *joins_to_check.get_or_insert_with(|| gives_check(self, mv))
                 };
                 if check {
                     list.push(mv);
                 }
             }
-        });
+        }
+    }
+
+    /// Calls `visit` with each square within `reach` from which a tile of
+    /// the side to move of a kind in `pile` would attack `target` by its
+    /// movement (some more than once): those where [`Position::reaches`]
+    /// can hold.
+    fn squares_reaching(
+        &self,
+        target: Square,
+        pile: Pile,
+        reach: Reach,
+        mut visit: impl FnMut(Square),
+    ) {
+        let has = |kind| pile.count(kind) > 0;
+        let f = self.side_to_move().forward();
+        let jumps: [(bool, &[(i32, i32)]); 3] = [
+            (has(Kind::Knight), &KNIGHT),
+            (has(Kind::King), &KING),
+            (has(Kind::Pawn), &[(-1, -f), (1, -f)]),
+        ];
+        for (wanted, offsets) in jumps {
+            for &(dx, dy) in offsets.iter().filter(|_| wanted) {
+                let from = target.offset(dx, dy);
+                if reach.contains(from) {
+                    visit(from);
+                }
+            }
+        }
+        let straight = has(Kind::Rook) || has(Kind::Queen);
+        let diagonal = has(Kind::Bishop) || has(Kind::Queen);
+        for (wanted, dirs) in [(straight, &ORTHOGONAL), (diagonal, &DIAGONAL)] {
+            for &(dx, dy) in dirs.iter().filter(|_| wanted) {
+                // Up to the first tile, within the reach.
+                let tile = self.blocker_distance(target, line_back(-dx, -dy)) as i32;
+                for d in 1..tile.min(reach.room(target, dx, dy) + 1) {
+                    visit(target.offset(d * dx, d * dy));
+                }
+            }
+        }
     }
 
     /// Whether `piece`, standing on `from`, would attack `target` by its

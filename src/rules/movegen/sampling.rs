@@ -385,6 +385,31 @@ impl FrontierRows {
         })
     }
 
+    /// The same rows, with no square in them.
+    pub(super) fn cleared(&self) -> FrontierRows {
+        FrontierRows {
+            rows: [0; 64],
+            total: 0,
+            ..*self
+        }
+    }
+
+    /// Adds `square`, which lies within the reach.
+    pub(super) fn insert(&mut self, square: Square) {
+        let row = &mut self.rows[(square.y - self.min_y) as usize];
+        self.total += u32::from(*row & 1 << (square.x & 63) == 0);
+        *row |= 1 << (square.x & 63);
+    }
+
+    /// Keeps only the squares that `other`, of the same rows, holds too.
+    pub(super) fn intersect(&mut self, other: &FrontierRows) {
+        self.total = 0;
+        for (row, kept) in self.rows[..self.height].iter_mut().zip(other.rows) {
+            *row &= kept;
+            self.total += row.count_ones();
+        }
+    }
+
     /// The square of bit `bit` of row `i`.
     fn square_at(&self, i: usize, bit: u32) -> Square {
         // The reach spans fewer than 64 files from `min_x` on.
