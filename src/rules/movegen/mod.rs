@@ -140,29 +140,40 @@ impl Position {
         let Some(king) = self.king_square(us.opposite()) else {
             return;
         };
-        let any_square = self.attack_count(us, king) > 0;
         let mut screen = self.screen();
-        let gives_check = |pos: &mut Self, mv: Move| {
-            let undo = pos.make(mv);
-            let check = pos.in_check();
-            pos.unmake(mv, undo);
-            check
-        };
         let mut squares = self.frontier_within(screen.reach);
-        if !any_square {
+        // With no tile attacking the king, a placement checks only by its
+        // own attack. With one, a placement that joins the table checks
+        // exactly when the king's side could not place a tile there, its
+        // king left capturable: a tile joins and blocks alike whatever its
+        // colour, and a placement opens no line.
+        let joining = if self.attack_count(us, king) > 0 {
+            self.hand_over_turn();
+            let mut theirs = self.screen();
+            let piece = Piece::new(us.opposite(), Kind::Pawn);
+            let mut joining = squares.cleared();
+            for to in squares.squares() {
+                if !self.candidate_is_legal(Move::Place { piece, to }, &mut theirs) {
+                    joining.insert(to);
+                }
+            }
+            self.hand_over_turn();
+            joining
+        } else {
             let mut reaching = squares.cleared();
             self.squares_reaching(king, pile, screen.reach, |s| reaching.insert(s));
             squares.intersect(&reaching);
-        }
+            squares.cleared()
+        };
         for to in squares.squares() {
-            // Every kind but the king is placed and connects alike: its
-            // legality, and whether it checks by joining alone, are
+            // Every kind but the king is placed alike: its legality is
             // asked once a square.
-            let (mut legal, mut joins_to_check) = (None, None);
+            let mut legal = None;
             for kind in pile.kinds() {
                 let piece = Piece::new(us, kind);
-                let reaches = self.reaches(piece, to, king);
-                if !reaches && !any_square {
+                // A placed tile that reaches the king checks: its capture
+                // leaves the squares of the table as they were, one group.
+                if !self.reaches(piece, to, king) && !joining.contains(to) {
                     continue;
                 }
                 let mv = Move::Place { piece, to };
@@ -171,19 +182,7 @@ impl Position {
                 } else {
                     *legal.get_or_insert_with(|| self.candidate_is_legal(mv, &mut screen))
                 };
-                if !is_legal {
-                    continue;
-                }
-                // A placed tile that reaches the king checks: its capture
-                // leaves the squares of the table as they were, one group.
-                let check = if reaches {
-                    true
-                } else if kind == Kind::King {
-                    gives_check(self, mv)
-                } else {
-                    *joins_to_check.get_or_insert_with(|| gives_check(self, mv))
-                };
-                if check {
+                if is_legal {
                     list.push(mv);
                 }
             }

@@ -401,6 +401,11 @@ impl FrontierRows {
         *row |= 1 << (square.x & 63);
     }
 
+    /// True when it holds `square`, which lies within the reach.
+    pub(super) fn contains(&self, square: Square) -> bool {
+        self.rows[(square.y - self.min_y) as usize] & 1 << (square.x & 63) != 0
+    }
+
     /// Keeps only the squares that `other`, of the same rows, holds too.
     pub(super) fn intersect(&mut self, other: &FrontierRows) {
         self.total = 0;

@@ -308,8 +308,15 @@ impl Position {
         if self.in_check() {
             return false;
         }
-        self.side = self.side.opposite();
+        self.hand_over_turn();
         true
+    }
+
+    /// Hands the turn to the other side with no test of check: for the
+    /// rules' own questions of what that side could do, after which the
+    /// turn is always handed back.
+    pub(in crate::rules) fn hand_over_turn(&mut self) {
+        self.side = self.side.opposite();
     }
 
     /// Plays `mv`, which must be legal here, and returns what [`unmake`]
