@@ -4,11 +4,13 @@
 //! `legality`; `sampling` numbers them for random playouts, which test
 //! only the candidate they pick, and `random` picks those turns.
 
-use super::connectivity::Ring;
+use super::connectivity::{Ring, CENTRE};
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
-use super::position::{line_back, line_towards, Position, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+use super::position::{
+    line_back, line_towards, Position, DIAGONAL, KING, KNIGHT, NO_SLOT, ORTHOGONAL,
+};
 use super::square::{Square, COORD_LIMIT};
 use super::tile_set::TileSet;
 use arrayvec::ArrayVec;
@@ -257,11 +259,54 @@ impl Position {
         }
         let mut screen = self.screen();
         let piece = Piece::new(self.side_to_move(), kind);
-        let frontier = self.frontier_within(self.reach());
+        if let Some(answers) = self.squares_answering_check(screen.reach) {
+            return answers
+                .into_iter()
+                .any(|to| self.candidate_is_legal(Move::Place { piece, to }, &mut screen));
+        }
+        let frontier = self.frontier_within(screen.reach);
         let placeable = frontier
             .squares()
             .any(|to| self.candidate_is_legal(Move::Place { piece, to }, &mut screen));
         placeable
+    }
+
+    /// In check, the squares beside the table within `reach` where a
+    /// placement could answer it; `None` when not in check. A legal
+    /// placement answers every checker: it stands between one checker
+    /// and the king, or touches that checker alone, so that the capture
+    /// would leave the placed tile cut off (the table less a checker is
+    /// one group, or its capture would not check). One checker's squares
+    /// are a superset of the answers.
+    fn squares_answering_check(&self, reach: Reach) -> Option<ArrayVec<Square, 72>> {
+        let king = self.king_slot(self.side_to_move());
+        if king == NO_SLOT {
+            return None;
+        }
+        let checker =
+            (self.attackers_of(king as usize).into_iter()).find(|&a| self.removable(a))?;
+        let (from, target) = (self.square_of(checker), self.square_of(king as usize));
+        let mut squares = ArrayVec::new();
+        for to in from.neighbours() {
+            if reach.contains(to) && !self.occupied(to) && self.ring_besides(to, from) == 0 {
+                squares.push(to);
+            }
+        }
+        // A slider's squares between it and the king, the path clear.
+        let (dx, dy) = (target.x - from.x, target.y - from.y);
+        let distance = dx.abs().max(dy.abs());
+        if !matches!(
+            self.kind_of(checker),
+            Kind::Knight | Kind::Pawn | Kind::King
+        ) {
+            for d in 1..distance {
+                let to = from.offset(d * dx.signum(), d * dy.signum());
+                if self.ring(to) & !CENTRE != 0 {
+                    squares.push(to);
+                }
+            }
+        }
+        Some(squares)
     }
 
     /// One square around every tile, within the coordinate limit.
