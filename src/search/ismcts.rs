@@ -80,20 +80,20 @@
 //!   improve (a win this turn, or every action proven).
 //!
 //! Tried and not kept (the matches are in the commit messages):
-//! `MinimaxWeight` 0.35 and 1, `LeafDepth` 1, `HybridExploration` 0.03,
-//! 0.2 and 0.3, PUCT priors from the children's values, judging a draw's
-//! kinds when its parent is opened, choosing the root action by value
-//! rather than visits, ranking children by the static evaluation to
-//! judge them only when visited, entering at a chance node the kind
-//! furthest behind its share of the visits rather than a sampled one,
-//! judging a node's moves in an alpha-beta window below the best so far
-//! (14% fewer judge nodes in game positions, no Elo), and adding to
-//! every judgement, not only the draw's, the chance of a mate by
-//! placement (an iteration cost 1.6 to 4 times as much), or only to the
-//! judgements of the king's moves and placements, and judging each kind
-//! a draw can bring only when an iteration first draws it (by opening
-//! it), the others standing at the draw's value meanwhile (15% fewer
-//! instructions an iteration, no Elo).
+//! `MinimaxWeight` 0.35, 0.95 and 1, `LeafDepth` 1, `HybridExploration`
+//! 0.03, 0.07, 0.15, 0.2 and 0.3, PUCT priors from the children's
+//! values, judging a draw's kinds when its parent is opened, choosing
+//! the root action by value rather than visits, ranking children by
+//! the static evaluation to judge them only when visited, entering at
+//! a chance node the kind furthest behind its share of the visits
+//! rather than a sampled one, judging a node's moves in an alpha-beta
+//! window below the best so far (14% fewer judge nodes in game
+//! positions, no Elo), and adding to every judgement, not only the
+//! draw's, the chance of a mate by placement (an iteration cost 1.6 to
+//! 4 times as much), or only to the judgements of the king's moves and
+//! placements, and judging each kind a draw can bring only when an
+//! iteration first draws it (by opening it), the others standing at the
+//! draw's value meanwhile (15% fewer instructions an iteration, no Elo).
 //!
 //! # Threads
 //!
