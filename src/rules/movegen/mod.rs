@@ -258,17 +258,17 @@ impl Position {
             return false;
         }
         let mut screen = self.screen();
+        let reach = screen.reach;
         let piece = Piece::new(self.side_to_move(), kind);
-        if let Some(answers) = self.squares_answering_check(screen.reach) {
-            return answers
-                .into_iter()
-                .any(|to| self.candidate_is_legal(Move::Place { piece, to }, &mut screen));
+        let mut legal =
+            |pos: &mut Self, to| pos.candidate_is_legal(Move::Place { piece, to }, &mut screen);
+        match self.squares_answering_check(reach) {
+            Some(answers) => answers.into_iter().any(|to| legal(self, to)),
+            None => self
+                .frontier_within(reach)
+                .squares()
+                .any(|to| legal(self, to)),
         }
-        let frontier = self.frontier_within(screen.reach);
-        let placeable = frontier
-            .squares()
-            .any(|to| self.candidate_is_legal(Move::Place { piece, to }, &mut screen));
-        placeable
     }
 
     /// In check, the squares beside the table within `reach` where a
@@ -283,8 +283,10 @@ impl Position {
         if king == NO_SLOT {
             return None;
         }
-        let checker =
-            (self.attackers_of(king as usize).into_iter()).find(|&a| self.removable(a))?;
+        let checker = self
+            .attackers_of(king as usize)
+            .into_iter()
+            .find(|&a| self.removable(a))?;
         let (from, target) = (self.square_of(checker), self.square_of(king as usize));
         let mut squares = ArrayVec::new();
         for to in from.neighbours() {
@@ -295,9 +297,9 @@ impl Position {
         // A slider's squares between it and the king, the path clear.
         let (dx, dy) = (target.x - from.x, target.y - from.y);
         let distance = dx.abs().max(dy.abs());
-        if !matches!(
+        if matches!(
             self.kind_of(checker),
-            Kind::Knight | Kind::Pawn | Kind::King
+            Kind::Queen | Kind::Rook | Kind::Bishop
         ) {
             for d in 1..distance {
                 let to = from.offset(d * dx.signum(), d * dy.signum());
