@@ -886,20 +886,44 @@ impl LeafJudge {
     /// The score of `pos` for its side to move, holding a drawn tile of
     /// `pending` kind (if any). Repetitions before the leaf are not seen.
     pub fn judge(&mut self, pos: &Position, pending: Option<Kind>) -> i32 {
+        self.set_position(pos);
+        self.judge_here(pending)
+    }
+
+    /// The score of drawing in `pos`, for its side to move (see
+    /// [`LeafJudge::judge_draw_here`]).
+    pub fn judge_draw(&mut self, pos: &Position) -> i32 {
+        self.set_position(pos);
+        self.judge_draw_here()
+    }
+
+    /// Makes `pos` the judge's own position, which the `_here` judgements
+    /// read. A caller judging many positions near one sets it once and
+    /// steps through them by [`LeafJudge::position_mut`], with no copy of
+    /// the position for each.
+    pub fn set_position(&mut self, pos: &Position) {
         self.searcher.pos.clone_from(pos);
+    }
+
+    /// The judge's own position. A judgement leaves it as it found it.
+    pub fn position_mut(&mut self) -> &mut Position {
+        &mut self.searcher.pos
+    }
+
+    /// [`LeafJudge::judge`] of the judge's own position.
+    pub fn judge_here(&mut self, pending: Option<Kind>) -> i32 {
         self.search(pending)
     }
 
-    /// The score of drawing in `pos`, for its side to move. The drawer
-    /// places a tile and the opponent moves next: the opponent's score
-    /// with the turn passed to it, as if the tile added nothing, raised
-    /// by the chance that the drawn tile mates by its placement (the
-    /// threat the quiescence, which places nothing, misses most). In
-    /// check, where drawing is a gamble on the kind, the position's own
-    /// score, in which the quiescence weighs that gamble.
-    pub fn judge_draw(&mut self, pos: &Position) -> i32 {
+    /// The score of drawing in the judge's own position, for its side to
+    /// move. The drawer places a tile and the opponent moves next: the
+    /// opponent's score with the turn passed to it, as if the tile added
+    /// nothing, raised by the chance that the drawn tile mates by its
+    /// placement (the threat the quiescence, which places nothing, misses
+    /// most). In check, where drawing is a gamble on the kind, the
+    /// position's own score, in which the quiescence weighs that gamble.
+    pub fn judge_draw_here(&mut self) -> i32 {
         let s = &mut self.searcher;
-        s.pos.clone_from(pos);
         if !s.pos.pass() {
             return self.search(None);
         }

@@ -813,8 +813,7 @@ impl Walker {
                 }
                 self.actions.find(&mut self.pos, pending);
                 if let Some(judge) = self.judge.as_mut() {
-                    self.actions
-                        .judge(&mut self.pos, &self.keys, judge, self.draw);
+                    self.actions.judge(&self.pos, &self.keys, judge, self.draw);
                 }
                 let opened = tree.open(n, &self.actions);
                 if hybrid {
@@ -965,6 +964,7 @@ fn judge_outcomes(pos: &Position, judge: &mut LeafJudge, draw: DrawValue, out: &
     out.clear();
     let us = pos.side_to_move();
     let pile = pos.pile(us);
+    judge.set_position(pos);
     for kind in pile.kinds() {
         let (status, value) = match pos.ending_after_draw(kind) {
             Some(end) => {
@@ -974,7 +974,7 @@ fn judge_outcomes(pos: &Position, judge: &mut LeafJudge, draw: DrawValue, out: &
             }
             None => (
                 Status::Ongoing,
-                expected_result(judge.judge(pos, Some(kind))) as f32,
+                expected_result(judge.judge_here(Some(kind))) as f32,
             ),
         };
         out.push((kind, pile.count(kind), value, status));
@@ -1058,7 +1058,7 @@ impl Tree {
             actions.find(&mut pos, pending);
             if tree.hybrid {
                 let mut judge = LeafJudge::new(params.leaf_depth);
-                actions.judge(&mut pos, history, &mut judge, tree.draw);
+                actions.judge(&pos, history, &mut judge, tree.draw);
             }
             tree.open(0, &actions);
         }
@@ -1591,16 +1591,18 @@ impl Actions {
     /// the leaf judge's score of the position after it, or exactly when
     /// the game ends with it; "draw", until its kinds are judged, by the
     /// judge's score of drawing as the position stands.
-    fn judge(&mut self, pos: &mut Position, keys: &[u64], judge: &mut LeafJudge, draw: DrawValue) {
+    fn judge(&mut self, pos: &Position, keys: &[u64], judge: &mut LeafJudge, draw: DrawValue) {
         self.values.clear();
         self.statuses.clear();
         let us = self.side;
+        judge.set_position(pos);
         for &mv in self.moves.iter() {
-            let undo = pos.make(mv);
-            let status = if occurs_for_the_third_time(keys, pos) {
+            let after = judge.position_mut();
+            let undo = after.make(mv);
+            let status = if occurs_for_the_third_time(keys, after) {
                 Status::Over(None)
             } else {
-                match pos.ending() {
+                match after.ending() {
                     Some(end) => Status::Over(end.winner),
                     None => Status::Ongoing,
                 }
@@ -1609,15 +1611,15 @@ impl Actions {
                 Status::Over(winner) => Proof::of(winner, us)
                     .value(draw.for_side(us))
                     .unwrap_or(0.5),
-                _ => 1.0 - expected_result(judge.judge(pos, None)) as f32,
+                _ => 1.0 - expected_result(judge.judge_here(None)) as f32,
             };
-            pos.unmake(mv, undo);
+            judge.position_mut().unmake(mv, undo);
             self.values.push(value);
             self.statuses.push(status);
         }
         if self.draw {
             self.values
-                .push(expected_result(judge.judge_draw(pos)) as f32);
+                .push(expected_result(judge.judge_draw_here()) as f32);
             self.statuses.push(Status::Unknown);
         }
     }
