@@ -2152,4 +2152,55 @@ mod tests {
         assert_eq!(a.root_stats(), b.root_stats());
         assert_eq!(a.len(), b.len());
     }
+
+    #[test]
+    fn judging_in_place_gives_each_action_its_own_value() {
+        // A node's actions, and a draw's kinds, are judged in the judge's
+        // own position, stepped through by make and unmake: each must get
+        // the value a judge given a copy of the position after it finds.
+        use crate::search::playout::{random_turn, Turn};
+        let draw = DrawValue::new(Colour::White, 0);
+        let mut judge = LeafJudge::new(0);
+        let mut fresh = LeafJudge::new(0);
+        let mut actions = Actions::new();
+        let mut outcomes = Vec::new();
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (mut moves, mut kinds) = (0, 0);
+        for _game in 0..6 {
+            let mut pos = Position::startpos();
+            while let Turn::Play(mv) = random_turn(&mut pos, &mut rng) {
+                pos.make(mv);
+                if pos.ending().is_some() {
+                    break;
+                }
+                actions.find(&mut pos, None);
+                judge.judge(&Position::startpos(), None);
+                actions.judge(&pos, &[], &mut judge, draw);
+                for (i, &mv) in actions.moves.iter().enumerate() {
+                    let mut after = pos.clone();
+                    after.make(mv);
+                    if actions.statuses[i] == Status::Ongoing {
+                        let value = 1.0 - expected_result(fresh.judge(&after, None)) as f32;
+                        assert_eq!(actions.values[i], value, "{pos} {mv}");
+                        moves += 1;
+                    }
+                }
+                if actions.draw {
+                    let value = expected_result(fresh.judge_draw(&pos)) as f32;
+                    assert_eq!(actions.values.last(), Some(&value), "{pos}");
+                }
+                // Whatever the judge looked at last must not matter.
+                judge.judge(&Position::startpos(), None);
+                judge_outcomes(&pos, &mut judge, draw, &mut outcomes);
+                for &(kind, _, value, status) in &outcomes {
+                    if status == Status::Ongoing {
+                        let alone = expected_result(fresh.judge(&pos, Some(kind))) as f32;
+                        assert_eq!(value, alone, "{pos} {kind:?}");
+                        kinds += 1;
+                    }
+                }
+            }
+        }
+        assert!(moves > 1000 && kinds > 100, "{moves} moves, {kinds} kinds");
+    }
 }
