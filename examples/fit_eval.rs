@@ -109,7 +109,7 @@ fn add_sample(line: &str, judge: &mut LeafJudge, samples: &mut Vec<([f64; FEATUR
 /// prise is judged by the material it is about to lose, not the material
 /// it shows (Texel's method fits quiet positions).
 fn is_quiet(pos: &Position, judge: &mut LeafJudge) -> bool {
-    judge.judge(pos, None) == evaluate(pos)
+    judge.judge(pos, None) == evaluate(pos, 0)
 }
 
 /// Adds the positions of one game record, each with the game's result

@@ -75,21 +75,25 @@ pub fn score_of_centipawns(cp: i32) -> i32 {
         .clamp(-EVAL_BOUND as f64, EVAL_BOUND as f64) as i32
 }
 
-/// The static evaluation on the scale of expected results.
-pub fn evaluate(pos: &Position) -> i32 {
+/// The static evaluation on the scale of expected results, for a search
+/// in which a drawn game scores `draw` for the side to move.
+pub fn evaluate(pos: &Position, draw: i32) -> i32 {
     let mut score = score_of_centipawns(centipawns(pos)) as f64;
     let stranded = features::stranded_kings(pos);
     for colour in Colour::ALL {
         if stranded[colour.index()] {
             let pile = pos.pile(colour).len() as f64;
-            score *= 1.0 - (STRANDED_KING_RISK / pile).min(1.0);
+            let kept = 1.0 - (STRANDED_KING_RISK / pile).min(1.0);
+            score = f64::from(draw) + (score - f64::from(draw)) * kept;
         }
     }
     score.round() as i32
 }
 
 /// How a king that could not be placed if drawn now draws the game
-/// nearer: the evaluation shrinks towards a draw by this many times the
+/// nearer: the evaluation shrinks towards a draw's score (the search's,
+/// contempt included, or a side that leads would take the stranding for
+/// better than the draw it ends in) by this many times the
 /// chance that the king comes next. More than once that chance, because
 /// the side that strands it tends to go on doing so (a lone queen or king
 /// that captures every tile placed beside it) until the king comes.
@@ -266,15 +270,22 @@ impl EvaluationCache {
         EvaluationCache(vec![(0, 0); Self::SIZE].into_boxed_slice())
     }
 
-    /// The evaluation of `pos`, from the cache when it holds it.
-    fn evaluate(&mut self, pos: &Position) -> i32 {
+    /// The evaluation of `pos` with a draw scoring `draw`, from the cache
+    /// when it holds it. A searcher's draw score depends on the side to
+    /// move alone, which the key covers; the cache is cleared when the
+    /// contempt changes.
+    fn evaluate(&mut self, pos: &Position, draw: i32) -> i32 {
         let key = pos.hash();
         let mask = self.0.len() - 1;
         let entry = &mut self.0[key as usize & mask];
         if entry.0 != key {
-            *entry = (key, evaluate(pos));
+            *entry = (key, evaluate(pos, draw));
         }
         entry.1
+    }
+
+    fn clear(&mut self) {
+        self.0.fill((0, 0));
     }
 }
 
@@ -694,7 +705,7 @@ impl<'a> Searcher<'a> {
         let stand = if in_check {
             -INFINITY
         } else {
-            self.evaluations.evaluate(&self.pos)
+            self.evaluations.evaluate(&self.pos, self.draw_score())
         };
         if stand >= beta {
             return Ok(stand);
@@ -762,7 +773,7 @@ impl<'a> Searcher<'a> {
     /// position's static value, each that cannot as checkmate.
     fn draw_in_check(&mut self, ply: usize) -> Result<i32, Aborted> {
         let total = self.pos.pile(self.pos.side_to_move()).len() as i64;
-        let stand = self.evaluations.evaluate(&self.pos) as i64;
+        let stand = self.evaluations.evaluate(&self.pos, self.draw_score()) as i64;
         let stuck = self.draws_that_cannot_be_placed() as i64;
         let mated = -(WIN - ply as i32) as i64;
         Ok((((total - stuck) * stand + stuck * mated) / total) as i32)
@@ -901,6 +912,16 @@ impl LeafJudge {
         self.judge_draw_here()
     }
 
+    /// Scores a drawn game, and shrinks the evaluation of a stranded
+    /// king towards it, as a search by `engine` with `contempt`
+    /// centipawns does (by default, a draw is even).
+    pub fn set_contempt(&mut self, engine: Colour, contempt: i32) {
+        let s = &mut self.searcher;
+        s.engine = engine;
+        s.contempt = score_of_centipawns(contempt);
+        s.evaluations.clear();
+    }
+
     /// Makes `pos` the judge's own position, which the `_here` judgements
     /// read. A caller judging many positions near one sets it once and
     /// steps through them by [`LeafJudge::position_mut`], with no copy of
@@ -951,7 +972,7 @@ impl LeafJudge {
             None if self.depth == 0 => s.quiesce(0, -INFINITY, INFINITY),
             None => s.negamax(self.depth, 0, -INFINITY, INFINITY),
         };
-        result.unwrap_or_else(|Aborted| evaluate(&s.pos))
+        result.unwrap_or_else(|Aborted| evaluate(&s.pos, s.draw_score()))
     }
 
     /// Nodes searched by this judge so far.
@@ -1141,12 +1162,24 @@ mod tests {
         // on: the position is judged a draw; with more, half-way there.
         let few: Position = "Q0,0 b KRRBBNNPPPPPPPP/kqrrbbnp 0 1".parse().unwrap();
         assert_ne!(centipawns(&few), 0);
-        assert_eq!(evaluate(&few), 0);
+        assert_eq!(evaluate(&few, 0), 0);
         let full: Position = "Q0,0 b KRRBBNNPPPPPPPP/kqrrbbnnpppppppp 0 1"
             .parse()
             .unwrap();
         let plain = score_of_centipawns(centipawns(&full));
-        assert_eq!(evaluate(&full), (plain as f64 * 0.5).round() as i32);
+        assert_eq!(evaluate(&full, 0), (plain as f64 * 0.5).round() as i32);
+        // Towards the search's draw, contempt included, not towards 0.
+        let draw = score_of_centipawns(100);
+        assert_eq!(evaluate(&few, draw), draw);
+        let halfway = draw as f64 + (plain - draw) as f64 * 0.5;
+        assert_eq!(evaluate(&full, draw), halfway.round() as i32);
+        // A leaf judge of the engine playing White, where a draw is
+        // worth that much to Black, judges it so; by default, as even.
+        let mut judge = LeafJudge::new(0);
+        assert_eq!(judge.judge(&full, None), evaluate(&full, 0));
+        judge.set_contempt(Colour::White, 100);
+        assert_eq!(judge.judge(&full, None), evaluate(&full, draw));
+        assert_ne!(evaluate(&full, draw), evaluate(&full, 0));
     }
     use crate::search::playout::{random_turn, Turn};
     use rand::SeedableRng;
@@ -1267,7 +1300,7 @@ mod tests {
             while let Turn::Play(mv) = random_turn(&mut pos, &mut rng) {
                 pos.make(mv);
                 for _ in 0..2 {
-                    assert_eq!(cache.evaluate(&pos), evaluate(&pos), "{pos}");
+                    assert_eq!(cache.evaluate(&pos, 7), evaluate(&pos, 7), "{pos}");
                 }
                 seen += 1;
                 if pos.ending().is_some() {

@@ -741,7 +741,7 @@ impl Walker {
             actions: Box::new(Actions::new()),
             keys: Vec::new(),
             plies: 0,
-            judge: (params.leaf_depth >= 0).then(|| LeafJudge::new(params.leaf_depth)),
+            judge: (params.leaf_depth >= 0).then(|| leaf_judge(params, tree.root.side_to_move())),
             outcomes: Vec::new(),
             draw: tree.draw,
         }
@@ -1057,7 +1057,7 @@ impl Tree {
             let mut pos = root.clone();
             actions.find(&mut pos, pending);
             if tree.hybrid {
-                let mut judge = LeafJudge::new(params.leaf_depth);
+                let mut judge = leaf_judge(params, root.side_to_move());
                 actions.judge(&pos, history, &mut judge, tree.draw);
             }
             tree.open(0, &actions);
@@ -1638,6 +1638,14 @@ impl Actions {
         self.values.clear();
         self.statuses.clear();
     }
+}
+
+/// The leaf judge of a search by `engine`: its draws, and the stranded
+/// kings it shrinks towards them, weigh what the tree's draws do.
+fn leaf_judge(params: &Params, engine: Colour) -> LeafJudge {
+    let mut judge = LeafJudge::new(params.leaf_depth);
+    judge.set_contempt(engine, params.contempt);
+    judge
 }
 
 /// What the threads share: the tree, the claim counter and the flags.
