@@ -272,8 +272,8 @@ impl EvaluationCache {
 
     /// The evaluation of `pos` with a draw scoring `draw`, from the cache
     /// when it holds it. A searcher's draw score depends on the side to
-    /// move alone, which the key covers; the cache is cleared when the
-    /// contempt changes.
+    /// move alone, which the key covers; its engine and contempt are set
+    /// before its first evaluation.
     fn evaluate(&mut self, pos: &Position, draw: i32) -> i32 {
         let key = pos.hash();
         let mask = self.0.len() - 1;
@@ -282,10 +282,6 @@ impl EvaluationCache {
             *entry = (key, evaluate(pos, draw));
         }
         entry.1
-    }
-
-    fn clear(&mut self) {
-        self.0.fill((0, 0));
     }
 }
 
@@ -884,15 +880,25 @@ pub struct LeafJudge {
 
 impl LeafJudge {
     /// A judge searching `depth` plies before the quiescence (0: the
-    /// quiescence alone).
+    /// quiescence alone), to which a draw is even.
     pub fn new(depth: i32) -> LeafJudge {
+        LeafJudge::with_contempt(depth, Colour::White, 0)
+    }
+
+    /// A judge that scores a drawn game, and shrinks the evaluation of a
+    /// stranded king towards it, as a search by `engine` with `contempt`
+    /// centipawns does.
+    pub fn with_contempt(depth: i32, engine: Colour, contempt: i32) -> LeafJudge {
         let budget = Budget {
             clock: Clock::new(&Limits::default(), Colour::White, 0),
             nodes_limit: u64::MAX,
             stop: &NEVER,
         };
+        let mut searcher = Searcher::new(&Position::startpos(), &[], Table::new(1), budget);
+        searcher.engine = engine;
+        searcher.contempt = score_of_centipawns(contempt);
         LeafJudge {
-            searcher: Searcher::new(&Position::startpos(), &[], Table::new(1), budget),
+            searcher,
             depth,
             nodes_limit: JUDGE_NODES * 10u64.pow(depth.clamp(0, 3) as u32),
         }
@@ -910,16 +916,6 @@ impl LeafJudge {
     pub fn judge_draw(&mut self, pos: &Position) -> i32 {
         self.set_position(pos);
         self.judge_draw_here()
-    }
-
-    /// Scores a drawn game, and shrinks the evaluation of a stranded
-    /// king towards it, as a search by `engine` with `contempt`
-    /// centipawns does (by default, a draw is even).
-    pub fn set_contempt(&mut self, engine: Colour, contempt: i32) {
-        let s = &mut self.searcher;
-        s.engine = engine;
-        s.contempt = score_of_centipawns(contempt);
-        s.evaluations.clear();
     }
 
     /// Makes `pos` the judge's own position, which the `_here` judgements
@@ -1175,9 +1171,9 @@ mod tests {
         assert_eq!(evaluate(&full, draw), halfway.round() as i32);
         // A leaf judge of the engine playing White, where a draw is
         // worth that much to Black, judges it so; by default, as even.
-        let mut judge = LeafJudge::new(0);
-        assert_eq!(judge.judge(&full, None), evaluate(&full, 0));
-        judge.set_contempt(Colour::White, 100);
+        let mut even = LeafJudge::new(0);
+        assert_eq!(even.judge(&full, None), evaluate(&full, 0));
+        let mut judge = LeafJudge::with_contempt(0, Colour::White, 100);
         assert_eq!(judge.judge(&full, None), evaluate(&full, draw));
         assert_ne!(evaluate(&full, draw), evaluate(&full, 0));
     }

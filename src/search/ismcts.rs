@@ -1643,9 +1643,7 @@ impl Actions {
 /// The leaf judge of a search by `engine`: its draws, and the stranded
 /// kings it shrinks towards them, weigh what the tree's draws do.
 fn leaf_judge(params: &Params, engine: Colour) -> LeafJudge {
-    let mut judge = LeafJudge::new(params.leaf_depth);
-    judge.set_contempt(engine, params.contempt);
-    judge
+    LeafJudge::with_contempt(params.leaf_depth, engine, params.contempt)
 }
 
 /// What the threads share: the tree, the claim counter and the flags.
