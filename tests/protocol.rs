@@ -1759,6 +1759,84 @@ fn moves_output_is_one_sorted_line() {
     e.quit();
 }
 
+/// `eval` takes the static evaluation apart: a line per feature whose
+/// count is the library's for the side to move and whose share is count
+/// times weight, their sum, a stranded king named, and the two scores
+/// the search reads. A pending drawn tile is refused.
+#[test]
+fn eval_takes_the_evaluation_apart() {
+    use chex::search::alphabeta::{centipawns, evaluate, expected_result, LeafJudge, WEIGHTS};
+    use chex::search::features::{features, FEATURES, NAMES};
+    let mut e = Engine::start();
+    // White's lone king beside a black pawn: Black's pawn counts against
+    // White's king ("own tiles by the enemy king" -1 for White), and
+    // White has a pawn more in its pile.
+    for (fen, side) in [
+        ("K0,0/p0,1 w QRRBBNNPPPPPPPP/kqrrbbnnppppppp 0 2", "White"),
+        ("K0,0/p0,1 b QRRBBNNPPPPPPPP/kqrrbbnnppppppp 0 2", "Black"),
+    ] {
+        e.expect_silent(&format!("position fen {fen}"));
+        let out = e.command("eval");
+        let pos: Position = fen.parse().unwrap();
+        let expected = features(&pos);
+        assert_eq!(out.len(), FEATURES + 4, "{out:#?}");
+        assert_eq!(
+            out[0],
+            format!("Evaluation for {side} to move: its counts less the other side's")
+        );
+        let mut total = 0;
+        for (i, line) in out[1..=FEATURES].iter().enumerate() {
+            let numbers = line
+                .strip_prefix(NAMES[i])
+                .unwrap_or_else(|| panic!("{line}"));
+            let numbers: Vec<&str> = numbers.split_whitespace().collect();
+            let [count, "×", weight, "=", share] = numbers[..] else {
+                panic!("{line}");
+            };
+            let (count, weight, share): (i32, i32, i32) = (
+                count.parse().unwrap(),
+                weight.parse().unwrap(),
+                share.parse().unwrap(),
+            );
+            assert_eq!((count, weight), (expected[i], WEIGHTS[i]), "{line}");
+            assert_eq!(share, count * weight, "{line}");
+            total += share;
+        }
+        let flip = if side == "White" { 1 } else { -1 };
+        assert_eq!(expected[10], flip, "a pawn more in White's pile");
+        assert_eq!(expected[15], -flip, "a black pawn beside White's king");
+        assert_eq!(total, centipawns(&pos));
+        assert_eq!(out[FEATURES + 1], format!("Total: {total} cp"));
+        let percent = |score: i32| 100.0 * expected_result(score);
+        assert_eq!(
+            out[FEATURES + 2],
+            format!("Static: {:.1}% for {side}", percent(evaluate(&pos, 0)))
+        );
+        let quiescence = LeafJudge::new(0).judge(&pos, None);
+        assert_eq!(
+            out[FEATURES + 3],
+            format!("Quiescence: {:.1}% for {side}", percent(quiescence))
+        );
+    }
+
+    // Every square by White's lone queen is hers: Black's king, drawn
+    // now, would have no square.
+    e.expect_silent("position fen Q0,0 b KRRBBNNPPPPPPPP/kqrrbbnnpppppppp 0 1");
+    let out = e.command("eval");
+    let stranded: Vec<&String> = out.iter().filter(|l| l.starts_with("Stranded")).collect();
+    assert_eq!(
+        stranded,
+        ["Stranded king: Black's, drawn now, would have no square (a draw nears)"],
+        "{out:#?}"
+    );
+
+    e.expect_silent("position startpos moves Q@0,0 n@1,1 N@");
+    let msg = e.expect_error("eval");
+    assert!(msg.contains("pending"), "{msg}");
+    assert!(e.expect_error("eval now").contains("no arguments"));
+    e.quit();
+}
+
 /// protocol.md's `d` example, line by line.
 #[test]
 fn d_shows_the_table_and_the_canonical_position() {

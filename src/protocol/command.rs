@@ -45,6 +45,8 @@ pub enum Command {
     Display,
     /// `moves`: the choices `go` picks from.
     Moves,
+    /// `eval`: the static evaluation taken apart.
+    Eval,
     /// `perft <depth>`.
     Perft(u32),
     /// `bench`.
@@ -78,6 +80,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "quit" => bare(Command::Quit),
         "d" => bare(Command::Display),
         "moves" => bare(Command::Moves),
+        "eval" => bare(Command::Eval),
         "bench" => bare(Command::Bench),
         "status" => bare(Command::Status),
         "setoption" => parse_setoption(&rest).map(Some),

@@ -13,7 +13,11 @@ pub mod client;
 pub mod command;
 pub mod options;
 
-use crate::rules::{clip, kind_name, Game, GameEnd, Kind, MoveToken, Position, MAX_COUNTER};
+use crate::rules::{
+    clip, kind_name, Colour, Game, GameEnd, Kind, MoveToken, Position, MAX_COUNTER,
+};
+use crate::search::alphabeta::{expected_result, EvaluationTrace, WEIGHTS};
+use crate::search::features::NAMES;
 use crate::search::{self, Action, ActionStats, Params, Proven, Report, Request};
 use command::{Command, Start};
 use options::Options;
@@ -198,6 +202,13 @@ impl Engine {
                 actions.sort();
                 say(&actions.join(" "));
             }
+            Command::Eval => {
+                if self.pending.is_some() {
+                    error("eval judges a position before the draw; a drawn tile is pending");
+                } else {
+                    say(&evaluation_lines(self.game.position()));
+                }
+            }
             Command::Perft(depth) => {
                 if self.pending.is_some() {
                     error("perft counts from a position before the draw; a drawn tile is pending");
@@ -313,7 +324,7 @@ impl Engine {
     fn display(&self) -> String {
         let pos = self.game.position();
         let mut out = board_picture(pos);
-        let piles: Vec<String> = crate::rules::Colour::ALL
+        let piles: Vec<String> = Colour::ALL
             .iter()
             .map(|&c| {
                 let pile = pos.pile(c);
@@ -359,6 +370,37 @@ impl Command {
     fn needs_idle(&self) -> bool {
         matches!(self, Command::Go(_) | Command::Perft(_) | Command::Bench)
     }
+}
+
+/// The `eval` report: each feature's count, weight and share in
+/// centipawns, their sum, and the two scores the search reads from it as
+/// expected results.
+fn evaluation_lines(pos: &Position) -> String {
+    let trace = EvaluationTrace::of(pos);
+    let side = pos.side_to_move();
+    let mut out = format!("Evaluation for {side} to move: its counts less the other side's\n");
+    for ((name, count), weight) in NAMES.iter().zip(trace.features).zip(WEIGHTS) {
+        let share = count * weight;
+        let _ = writeln!(out, "{name:<50} {count:>3} × {weight:>4} = {share:>5}");
+    }
+    let _ = writeln!(out, "Total: {} cp", trace.centipawns);
+    for colour in Colour::ALL
+        .into_iter()
+        .filter(|c| trace.stranded[c.index()])
+    {
+        let _ = writeln!(
+            out,
+            "Stranded king: {colour}'s, drawn now, would have no square (a draw nears)"
+        );
+    }
+    let percent = |score: i32| 100.0 * expected_result(score);
+    let _ = writeln!(out, "Static: {:.1}% for {side}", percent(trace.score));
+    let _ = write!(
+        out,
+        "Quiescence: {:.1}% for {side}",
+        percent(trace.quiescence)
+    );
+    out
 }
 
 /// Why a line could not be read.

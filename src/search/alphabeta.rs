@@ -107,6 +107,40 @@ pub fn expected_result(score: i32) -> f64 {
     (0.5 + 0.5 * score as f64 / WIN as f64).clamp(0.0, 1.0)
 }
 
+/// The static evaluation of a position taken apart, for a person to read
+/// (the protocol's `eval`), a drawn game counting even.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvaluationTrace {
+    /// The features' counts for the side to move ([`features::NAMES`]),
+    /// each weighed by [`WEIGHTS`].
+    pub features: [i32; FEATURES],
+    /// Their weighted sum, [`centipawns`].
+    pub centipawns: i32,
+    /// Whose king, White's first, could not be placed if drawn now
+    /// ([`features::stranded_kings`]).
+    pub stranded: [bool; 2],
+    /// [`evaluate`]: the sum on the scale of results, shrunk towards a
+    /// draw for a stranded king.
+    pub score: i32,
+    /// What the tree search's leaf judge makes of it: the capture and
+    /// check quiescence from here.
+    pub quiescence: i32,
+}
+
+impl EvaluationTrace {
+    /// The trace of `pos`, for its side to move.
+    pub fn of(pos: &Position) -> EvaluationTrace {
+        let features = features::features(pos);
+        EvaluationTrace {
+            features,
+            centipawns: features::weighted(&features, &WEIGHTS),
+            stranded: features::stranded_kings(pos),
+            score: evaluate(pos, 0),
+            quiescence: LeafJudge::new(0).judge(pos, None),
+        }
+    }
+}
+
 /// How a stored score bounds the true one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Bound {
