@@ -51,7 +51,9 @@ const CLOCK_EVERY: u64 = 1024;
 
 /// Centipawns of the evaluation per unit of the logistic curve's
 /// exponent: a lead of this many centipawns is a win probability of
-/// `1 / (1 + e^-1)`, about 73%.
+/// `1 / (1 + e^-1)`, about 73%. The tree reads its values on the same
+/// curve: with the weights kept, 300 scored −30 ± 37 Elo and 550 −12 ± 35
+/// against 400 (200 games each at 1,500 playouts a move).
 pub const LOGISTIC_SCALE: f64 = 400.0;
 
 /// The weights of the evaluation's features ([`features::NAMES`]), in
