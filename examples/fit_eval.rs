@@ -13,6 +13,9 @@
 //! `--without=I,J` fits with features I and J (their indices in
 //! `features::NAMES`) held at zero, so that the log loss of a feature set
 //! with and without them can be compared on the same positions.
+//! `--only=I,J` fits features I and J alone, the others held at the
+//! weights in use: how a new feature is weighed against the evaluation
+//! as it stands.
 
 use chex::referee::{PositionSample, SKIP_PLIES};
 use chex::rules::Position;
@@ -24,23 +27,32 @@ fn main() {
     let mut samples: Vec<([f64; FEATURES], f64)> = Vec::new();
     let (options, files): (Vec<String>, Vec<String>) =
         std::env::args().skip(1).partition(|a| a.starts_with("--"));
-    let mut without = Vec::new();
+    let (mut without, mut only) = (Vec::new(), Vec::new());
     for option in &options {
-        let indices = option.strip_prefix("--without=").map(|list| {
-            list.split(',')
-                .map(|i| i.parse::<usize>().ok().filter(|&i| i < FEATURES))
-                .collect::<Option<Vec<usize>>>()
-        });
-        match indices {
-            Some(Some(indices)) => without.extend(indices),
-            _ => {
-                eprintln!("fit_eval: unknown option {option}");
+        let (list, indices) = if let Some(list) = option.strip_prefix("--without=") {
+            (list, &mut without)
+        } else if let Some(list) = option.strip_prefix("--only=") {
+            (list, &mut only)
+        } else {
+            eprintln!("fit_eval: unknown option {option}");
+            std::process::exit(2);
+        };
+        let parsed = list
+            .split(',')
+            .map(|i| i.parse::<usize>().ok().filter(|&i| i < FEATURES))
+            .collect::<Option<Vec<usize>>>();
+        match parsed {
+            Some(parsed) => indices.extend(parsed),
+            None => {
+                eprintln!("fit_eval: not a list of feature indices: {option}");
                 std::process::exit(2);
             }
         }
     }
     if files.is_empty() {
-        eprintln!("usage: fit_eval [--without=I,J...] RECORDS.jsonl|POSITIONS.jsonl...");
+        eprintln!(
+            "usage: fit_eval [--without=I,J...] [--only=I,J...] RECORDS.jsonl|POSITIONS.jsonl..."
+        );
         std::process::exit(2);
     }
     let mut judge = LeafJudge::new(0);
@@ -69,7 +81,7 @@ fn main() {
             x[i] = 0.0;
         }
     }
-    let weights = fit(&samples);
+    let weights = fit(&samples, &only);
     for (name, w) in NAMES.iter().zip(&weights) {
         println!("{name:>32}: {w:8.1}");
     }
@@ -154,8 +166,9 @@ fn add_game(
 }
 
 /// Gradient descent with Adam on the mean log loss, from the weights in
-/// use; a faint L2 penalty keeps features never seen near zero.
-fn fit(samples: &[([f64; FEATURES], f64)]) -> [f64; FEATURES] {
+/// use; a faint L2 penalty keeps features never seen near zero. When
+/// `only` names features, the others keep their weights.
+fn fit(samples: &[([f64; FEATURES], f64)], only: &[usize]) -> [f64; FEATURES] {
     let mut w = WEIGHTS.map(f64::from);
     let (mut m, mut v) = ([0.0; FEATURES], [0.0; FEATURES]);
     let (rate, b1, b2, l2) = (1.0, 0.9, 0.999, 1e-9);
@@ -172,6 +185,9 @@ fn fit(samples: &[([f64; FEATURES], f64)]) -> [f64; FEATURES] {
             }
         }
         for i in 0..FEATURES {
+            if !only.is_empty() && !only.contains(&i) {
+                continue;
+            }
             let g = grad[i] / n + l2 * w[i];
             m[i] = b1 * m[i] + (1.0 - b1) * g;
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;

@@ -59,9 +59,11 @@ pub const LOGISTIC_SCALE: f64 = 400.0;
 /// The weights of the evaluation's features ([`features::NAMES`]), in
 /// centipawns, fitted to game results by `examples/fit_eval.rs`, all but
 /// the queen on the table: the fit puts it near 250, below a queen in the
-/// pile, and with that the search let free queens be.
+/// pile, and with that the search let free queens be. The last (open
+/// squares past three) was fitted with the others held, on games at
+/// 100 ms to 1 s a move.
 pub const WEIGHTS: [i32; FEATURES] = [
-    6, 300, 133, 115, 116, 22, 358, 195, 186, 150, 86, -4, 0, -14, 17, 130, 3, 79, -154,
+    6, 300, 133, 115, 116, 22, 358, 195, 186, 150, 86, -4, 0, -14, 17, 130, 3, 79, -154, -50,
 ];
 
 /// The static evaluation of `pos` for the side to move, in centipawns.

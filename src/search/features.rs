@@ -45,7 +45,7 @@
 use crate::rules::{Colour, Kind, Position};
 
 /// How many features there are.
-pub const FEATURES: usize = 19;
+pub const FEATURES: usize = 20;
 
 /// The features' names, in order, for the fitting tool's report.
 pub const NAMES: [&str; FEATURES] = [
@@ -68,6 +68,7 @@ pub const NAMES: [&str; FEATURES] = [
     "flight squares of the king",
     "open squares by the enemy king, own pile not empty",
     "king frozen",
+    "open squares by the enemy king past three",
 ];
 
 /// The kinds with a material value, in feature order.
@@ -173,8 +174,16 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
     // has no flight whatever its open squares.
     let frozen = |c: Colour| i32::from(pos.king_square(c).is_some() && !pos.king_is_free(c));
     f[18] = frozen(us) - frozen(them);
+    // Each open square past the first few adds less danger: a king with
+    // many is a king with few tiles about it, where few placements beside
+    // it are guarded.
+    let beyond = |open: i32| (open - THREAT_SATURATES).max(0);
+    f[19] = threat(beyond(theirs.open), us) - threat(beyond(ours.open), them);
     f
 }
+
+/// The open squares by a king past which each counts less as a threat.
+const THREAT_SATURATES: i32 = 3;
 
 /// The weighted sum of the features: an evaluation in the weights' unit.
 pub fn weighted(features: &[i32; FEATURES], weights: &[i32; FEATURES]) -> i32 {
@@ -229,6 +238,7 @@ mod tests {
         assert_eq!(f[12], 7 - 7);
         assert_eq!(f[16], 3 - 6, "{}", NAMES[16]);
         assert_eq!(f[17], 0 - 7, "{}", NAMES[17]);
+        assert_eq!(f[19], 0 - (7 - 3), "{}", NAMES[19]);
     }
 
     #[test]
