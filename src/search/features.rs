@@ -23,7 +23,7 @@
 //!
 //! A king alone on its side's table, its pile not empty: fitted with the
 //! other weights held, +234 cp (the weights misjudge it, but towards
-//! danger: its seven or eight open squares count 79 cp each); with all
+//! danger: its seven or eight open squares then counted 79 cp each); with all
 //! refitted, −294. Not matched against the engine: such positions come
 //! from a king drawn first, which takes the tiles placed beside it
 //! whatever the weight (White so scored 63% over 98 games at 100 ms to
