@@ -731,7 +731,11 @@ impl<'a> Searcher<'a> {
     /// Captures only, until the position is quiet; in check, every step
     /// and the draw are answers. The captures are all tested legal before
     /// they are ordered: testing each only when reached costs more, for
-    /// few of these nodes cut off before their last capture.
+    /// few of these nodes cut off before their last capture. Delta
+    /// pruning (leaving out a capture whose victim's weight and 200 cp
+    /// fall short of alpha) changed no move in 60 game positions at
+    /// 1,000 playouts and cost 1.6% more instructions: alpha is seldom
+    /// that far above the static score.
     fn quiesce(&mut self, ply: usize, mut alpha: i32, beta: i32) -> Result<i32, Aborted> {
         self.tick()?;
         let in_check = self.pos.in_check();
