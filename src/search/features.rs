@@ -23,12 +23,13 @@
 //!
 //! A king alone on its side's table, its pile not empty: fitted with the
 //! other weights held, +234 cp (the weights misjudge it, but towards
-//! danger: its seven or eight open squares then counted 79 cp each); with all
-//! refitted, −294. Not matched against the engine: such positions come
-//! from a king drawn first, which takes the tiles placed beside it
-//! whatever the weight (White so scored 63% over 98 games at 100 ms to
-//! 1 s). Against `random` all the same: 17 draws in 400 games where the
-//! engine without it had 14, the lone king still taking every tile.
+//! danger: its seven or eight open squares then counted 79 cp each);
+//! with all refitted, −294. Not matched against the engine: such
+//! positions come from a king drawn first, which takes the tiles placed
+//! beside it whatever the weight (White so scored 63% over 98 games at
+//! 100 ms to 1 s). Against `random` all the same: 17 draws in 400 games
+//! where the engine without it had 14, the lone king still taking every
+//! tile.
 //!
 //! Mobility, the steps of a side's tiles onto squares beside the table
 //! (checks and the holding of the table aside): fitted with the other
