@@ -12,6 +12,7 @@ pub mod eval;
 pub mod features;
 pub mod flat;
 pub mod ismcts;
+pub mod mate;
 pub mod playout;
 pub mod time;
 

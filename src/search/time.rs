@@ -132,6 +132,12 @@ impl Clock {
         }
     }
 
+    /// When one `share`-th of the time this move should take is spent: a
+    /// deadline for a part of the search. `None` without a time limit.
+    pub fn share_ends(&self, share: u32) -> Option<Instant> {
+        self.soft.map(|soft| self.start + soft / share)
+    }
+
     /// The time since the clock started.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
