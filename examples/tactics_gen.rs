@@ -22,13 +22,12 @@
 mod tactics_common;
 
 use chex::rules::{Kind, Position};
-use chex::search::playout::{turn, Policy, Turn};
 use chex::search::root_actions;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashSet};
 use std::time::Instant;
-use tactics_common::{answers, Category, Entry};
+use tactics_common::{answers, play_random_turn, Category, Entry};
 
 /// Longest game played.
 const MAX_PLIES: u32 = 160;
@@ -85,18 +84,7 @@ fn main() {
                 looked += 1;
                 consider(&pos, &mut rng, &mut taken, &mut found, &mut seen, pool);
             }
-            let policy = if rng.gen_bool(captures) {
-                Policy::Captures
-            } else {
-                Policy::Uniform
-            };
-            match turn(&mut pos, &mut rng, policy) {
-                Turn::Play(mv) => {
-                    pos.make(mv);
-                }
-                _ => break,
-            }
-            if pos.ending().is_some() {
+            if !play_random_turn(&mut pos, &mut rng, captures) {
                 break;
             }
         }

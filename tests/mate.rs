@@ -8,11 +8,12 @@ mod tactics_common;
 
 use chex::rules::{Kind, Move, MoveList, Position};
 use chex::search::mate::quickest_mate;
-use chex::search::playout::{turn, Policy, Turn};
 use chex::search::Action;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tactics_common::{forces_mate, mate1_answers, mate2_answers, mate_in_one, Category, Entry};
+use tactics_common::{
+    forces_mate, mate1_answers, mate2_answers, mate_in_one, play_random_turn, Category, Entry,
+};
 
 const SUITE: &str = include_str!("data/tactics.txt");
 
@@ -83,18 +84,7 @@ fn the_prover_agrees_with_brute_force_on_random_games() {
                 looked += 1;
                 mates += usize::from(agree(&pos, "game position"));
             }
-            let policy = if rng.gen_bool(captures) {
-                Policy::Captures
-            } else {
-                Policy::Uniform
-            };
-            match turn(&mut pos, &mut rng, policy) {
-                Turn::Play(mv) => {
-                    pos.make(mv);
-                }
-                _ => break,
-            }
-            if pos.ending().is_some() {
+            if !play_random_turn(&mut pos, &mut rng, captures) {
                 break;
             }
         }

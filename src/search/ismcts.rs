@@ -2065,6 +2065,22 @@ mod tests {
         }
     }
 
+    /// Searches `pos` with the hybrid's parameters, up to 100,000
+    /// iterations: the answer and the last report.
+    fn search_hybrid(pos: &Position) -> (Option<Action>, Report) {
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            nodes: Some(100_000),
+            ..Limits::default()
+        };
+        let params = hybrid();
+        let mut last = None;
+        let choice = search(&Request::new(pos, &limits, &params), &stop, &mut |r| {
+            last = Some(r.clone())
+        });
+        (choice, last.expect("a search reports at least once"))
+    }
+
     /// Runs `iterations` hybrid iterations on a fresh tree of `pos`.
     fn run_hybrid(pos: &Position, pending: Option<Kind>, iterations: usize) -> Tree {
         let p = hybrid();
@@ -2110,18 +2126,9 @@ mod tests {
         assert_eq!(tree.nodes[0].load().proof, Proof::Loss);
         assert_eq!(tree.nodes[0].load().minimax, 0.0);
         // The search stops at once and plays the mate.
-        let stop = AtomicBool::new(false);
-        let limits = Limits {
-            nodes: Some(100_000),
-            ..Limits::default()
-        };
-        let mut last = None;
-        let params = hybrid();
-        let choice = search(&Request::new(&pos, &limits, &params), &stop, &mut |r| {
-            last = Some(r.nodes)
-        });
+        let (choice, last) = search_hybrid(&pos);
         assert_eq!(choice, Some(Action::Play(mv)));
-        assert!(last.unwrap() <= 1, "{last:?}");
+        assert!(last.nodes <= 1, "{last:?}");
     }
 
     #[test]
@@ -2179,20 +2186,11 @@ mod tests {
             "P-1,3/r-1,2/B0,2/K1,2/k-2,1/p0,1*/p2,1*/p-2,0/q-1,0/b-1,-1/N0,-1/n1,-2 b NP/bpp 3 52"
                 .parse()
                 .unwrap();
-        let stop = AtomicBool::new(false);
-        let limits = Limits {
-            nodes: Some(100_000),
-            ..Limits::default()
-        };
-        let mut last = None;
-        let params = hybrid();
-        let choice = search(&Request::new(&pos, &limits, &params), &stop, &mut |r| {
-            last = Some((r.nodes, r.actions[0].action, r.actions[0].proven))
-        });
+        let (choice, last) = search_hybrid(&pos);
         assert_eq!(choice, Some(Action::Draw));
         assert_eq!(
-            last,
-            Some((0, Action::Draw, Some(Proven::Win { turns: 3 })))
+            (last.nodes, last.actions[0].action, last.actions[0].proven),
+            (0, Action::Draw, Some(Proven::Win { turns: 3 }))
         );
     }
 

@@ -21,6 +21,8 @@
 #![allow(dead_code)]
 
 use chex::rules::{Kind, Move, MoveList, Position};
+use chex::search::playout::{turn, Policy, Turn};
+use rand::Rng;
 use std::fmt;
 use std::str::FromStr;
 
@@ -704,4 +706,22 @@ pub fn answers(pos: &Position, pending: Option<Kind>, category: Category) -> Opt
             (!forces_mate(pos, 2)).then_some(a)
         }
     }
+}
+
+/// Plays one turn of a random game that takes the most valuable capture
+/// with chance `captures` and otherwise moves uniformly at random: the
+/// games the suite's positions are found in. False once the game is over.
+pub fn play_random_turn(pos: &mut Position, rng: &mut impl Rng, captures: f64) -> bool {
+    let policy = if rng.gen_bool(captures) {
+        Policy::Captures
+    } else {
+        Policy::Uniform
+    };
+    match turn(pos, rng, policy) {
+        Turn::Play(mv) => {
+            pos.make(mv);
+        }
+        _ => return false,
+    }
+    pos.ending().is_none()
 }
