@@ -2,7 +2,8 @@
 //! `examples/tactics_gen.rs`): every line's answers are proven again here
 //! by brute force, so the data cannot rot as the rules core changes, and
 //! the easy part of it (mate in one, win the queen) is held to by the
-//! players at a fixed node count. `examples/tactics_run.rs` measures the
+//! players at a fixed node count, and the mates in two and three by the
+//! default player. `examples/tactics_run.rs` measures the
 //! solve rate of the whole suite at a given time.
 
 mod tactics_common;
@@ -144,7 +145,7 @@ fn params(player: Player) -> Params {
     }
 }
 
-/// The easy part's positions of `categories` that `player` misses within
+/// The positions of `categories` that `player` misses within
 /// `nodes`, each with what it played.
 fn misses(player: Player, nodes: u64, categories: &[Category]) -> Vec<String> {
     let limits = Limits {
@@ -233,6 +234,19 @@ fn ismcts_solves_mates_in_one_by_a_step_and_wins_the_queen() {
 #[test]
 fn ismcts_solves_mates_in_one_by_drawing() {
     let missed = misses(Player::Ismcts, ISMCTS_NODES, &[Category::Mate1Draw]);
+    assert!(missed.is_empty(), "missed: {missed:?}");
+}
+
+/// The mates in two and three: the mate prover, run before the tree
+/// search without a clock when the search counts nodes, proves each of
+/// them, the quickest first.
+#[test]
+fn ismcts_solves_the_mates_in_two_and_three() {
+    let missed = misses(
+        Player::Ismcts,
+        ISMCTS_NODES,
+        &[Category::Mate2, Category::Mate3],
+    );
     assert!(missed.is_empty(), "missed: {missed:?}");
 }
 

@@ -48,17 +48,22 @@ pub enum Category {
     /// Mate in two: no action mates in one, and these actions mate in two
     /// whatever the opponent does and whatever either side draws.
     Mate2,
+    /// Mate in three: no forced mate within two turns, and these actions
+    /// mate within three whatever the opponent does and whatever either
+    /// side draws.
+    Mate3,
 }
 
 impl Category {
     /// Every category, in the order of the data file.
-    pub const ALL: [Category; 6] = [
+    pub const ALL: [Category; 7] = [
         Category::Mate1Step,
         Category::Mate1Draw,
         Category::WinQueen,
         Category::KingSafe,
         Category::CheckStep,
         Category::Mate2,
+        Category::Mate3,
     ];
 
     /// The name the data file uses.
@@ -70,6 +75,7 @@ impl Category {
             Category::KingSafe => "king-safe",
             Category::CheckStep => "check-step",
             Category::Mate2 => "mate2",
+            Category::Mate3 => "mate3",
         }
     }
 
@@ -420,16 +426,16 @@ pub fn forces_no_loss_end(pos: &mut Position, turns: u32) -> bool {
         })
 }
 
-/// The answers that mate in two (or sooner) whatever the opponent does
-/// and whatever either side draws: the steps, and `@` when every kind
-/// left in our pile has a placement that does. Sorted.
-pub fn mate2_answers(pos: &mut Position) -> Vec<String> {
+/// The answers that mate within `turns` of our turns whatever the
+/// opponent does and whatever either side draws: the steps, and `@` when
+/// every kind left in our pile has a placement that does. Sorted.
+pub fn forced_mate_answers(pos: &mut Position, turns: u32) -> Vec<String> {
     let mut answers: Vec<String> = steps(pos)
         .into_iter()
-        .filter(|&m| action_forces_mate(pos, m, 2))
+        .filter(|&m| action_forces_mate(pos, m, turns))
         .map(|m| m.to_string())
         .collect();
-    if draw_forces_mate(pos, 2) {
+    if draw_forces_mate(pos, turns) {
         answers.push(DRAW.to_string());
     }
     answers.sort();
@@ -693,7 +699,13 @@ pub fn answers(pos: &Position, pending: Option<Kind>, category: Category) -> Opt
             if mate_in_one(pos) {
                 return None;
             }
-            nonempty(mate2_answers(pos))
+            nonempty(forced_mate_answers(pos, 2))
+        }
+        (Category::Mate3, None) => {
+            if forces_mate(pos, 2) {
+                return None;
+            }
+            nonempty(forced_mate_answers(pos, 3))
         }
         (Category::WinQueen, None) => {
             let a = win_queen_answers(pos)?;
