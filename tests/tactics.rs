@@ -3,8 +3,8 @@
 //! by brute force, so the data cannot rot as the rules core changes, and
 //! the easy part of it (mate in one, win the queen) is held to by the
 //! players at a fixed node count, and the mates in two and three by the
-//! default player. `examples/tactics_run.rs` measures the
-//! solve rate of the whole suite at a given time.
+//! default player. `examples/tactics_run.rs` measures the solve rate of
+//! the whole suite at a given time.
 
 mod tactics_common;
 
