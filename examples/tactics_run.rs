@@ -7,7 +7,7 @@
 //!
 //! Each position is searched once, with the engine's default options
 //! (`src/protocol/options.rs`) but for those given here, by
-//! `chex::search::search` as `go` would; it is solved when the answer is
+//! `chex::search::Engine::search` as `go` would; it is solved when the answer is
 //! one of the position's accepted answers. The time is spent in full: the
 //! move overhead is 0 unless `--overhead` says otherwise.
 //!
@@ -20,8 +20,7 @@
 #[path = "../tests/tactics_common/mod.rs"]
 mod tactics_common;
 
-use chex::protocol::options::Options;
-use chex::search::{self, Limits, Player, Request};
+use chex::search::{Engine, Limits, Params, Player, Request};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -40,14 +39,16 @@ fn number(args: &[String], name: &str) -> Option<u64> {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let mut params = Options::default().params;
-    params.player = value(&args, "--player")
-        .unwrap_or("ismcts")
-        .parse::<Player>()
-        .unwrap_or_else(|e| panic!("{e}"));
-    params.threads = number(&args, "--threads").unwrap_or(1) as usize;
-    params.seed = number(&args, "--seed").unwrap_or(1);
-    params.move_overhead = number(&args, "--overhead").unwrap_or(0);
+    let params = Params {
+        player: value(&args, "--player")
+            .unwrap_or("ismcts")
+            .parse::<Player>()
+            .unwrap_or_else(|e| panic!("{e}")),
+        threads: number(&args, "--threads").unwrap_or(1) as usize,
+        seed: number(&args, "--seed").unwrap_or(1),
+        move_overhead: number(&args, "--overhead").unwrap_or(0),
+        ..Params::default()
+    };
     let limits = match number(&args, "--nodes") {
         Some(n) => Limits {
             nodes: Some(n),
@@ -66,6 +67,7 @@ fn main() {
 
     let started = Instant::now();
     let mut tally: BTreeMap<Category, (usize, usize)> = BTreeMap::new();
+    let engine = Engine::new();
     for entry in &entries {
         if only.is_some_and(|c| c != entry.category) {
             continue;
@@ -77,7 +79,7 @@ fn main() {
             history: &history,
             ..Request::new(&entry.pos, &limits, &params)
         };
-        let choice = search::search(&request, &stop, &mut |_| {});
+        let choice = engine.search(&request, &stop, &mut |_| {});
         let answer = choice.map_or("(none)".to_string(), |a| a.to_string());
         let solved = entry.answers.contains(&answer);
         let t = tally.entry(entry.category).or_default();

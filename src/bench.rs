@@ -4,7 +4,7 @@
 
 use crate::rules::{perft, Position};
 use crate::search::playout::random_playout;
-use crate::search::{self, Limits, Params, Request};
+use crate::search::{Engine, Limits, Params, Request};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::AtomicBool;
@@ -115,9 +115,10 @@ pub fn search_speed(params: &Params, nodes: u64) -> (u64, Duration) {
     let mut iterations = 0;
     let t = Instant::now();
     let positions = positions();
+    let engine = Engine::new();
     for pos in SEARCH_POSITIONS.iter().map(|&i| &positions[i]) {
         let mut done = 0;
-        search::search(&Request::new(pos, &limits, params), &stop, &mut |r| {
+        engine.search(&Request::new(pos, &limits, params), &stop, &mut |r| {
             done = r.nodes
         });
         iterations += done;

@@ -3,28 +3,22 @@
 //! one, and stops on time.
 
 use chex::rules::{Ending, Game, GameEnd, Kind, Move, Position};
-use chex::search::playout::{random_turn, Policy, Turn};
-use chex::search::{self, root_actions, Action, Limits, Params, Player, Report, Request};
+use chex::search::playout::{random_turn, Turn};
+use chex::search::{root_actions, Action, Engine, Limits, Params, Player, Report, Request};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// The engine as it ships, on `threads` threads seeded with `seed`, with
+/// a smaller tree (64 MiB) for tests that run side by side.
 fn params(threads: usize, seed: u64) -> Params {
     Params {
         threads,
         seed,
-        multipv: 1,
-        exploration: 1.4,
-        playout_cap: 300,
         move_overhead: 0,
-        player: Player::Ismcts,
         hash_mib: 64,
-        policy: Policy::Uniform,
-        leaf_depth: 0,
-        minimax_weight: 0.5,
-        hybrid_exploration: 0.1,
-        contempt: 0,
+        ..Params::default()
     }
 }
 
@@ -48,7 +42,7 @@ fn run(
         pending,
         ..Request::new(pos, limits, p)
     };
-    let choice = search::search(&request, &stop, &mut |r: &Report| {
+    let choice = Engine::new().search(&request, &stop, &mut |r: &Report| {
         reports.push(Report {
             elapsed: Duration::ZERO,
             ..r.clone()
@@ -246,7 +240,7 @@ fn stops_on_time_and_on_stop() {
         });
         let params = params(2, 4);
         let request = Request::new(&p, &infinite, &params);
-        let choice = search::search(&request, &stop, &mut |_| {});
+        let choice = Engine::new().search(&request, &stop, &mut |_| {});
         let lag = stopped_at.lock().unwrap().expect("stopped").elapsed();
         assert!(choice.is_some());
         assert!(
@@ -339,7 +333,7 @@ fn contempt_steers_away_from_a_repetition_or_into_it() {
                 history: game.recent_keys(),
                 ..Request::new(game.position(), &limits, &p)
             };
-            let choice = search::search(&request, &stop, &mut |_| {});
+            let choice = Engine::new().search(&request, &stop, &mut |_| {});
             assert_eq!(
                 choice == Some(Action::Play(repeat)),
                 repeats,
@@ -371,4 +365,49 @@ fn go_depth_stops_alphabeta_after_that_depth() {
         nodes.push(reports.last().unwrap().nodes);
     }
     assert!(nodes[0] < nodes[1] && nodes[1] < nodes[2], "{nodes:?}");
+}
+
+/// Tree reuse: a search that starts where the last one's line of play
+/// went on keeps what the last one learned of it.
+#[test]
+fn the_next_search_starts_from_the_subtree_of_the_line_played() {
+    // A middle game without piles: every action is a step.
+    let start: Position = "P-1,6*/P0,5*/p1,4/P-1,3*/K1,3/k0,2/r2,2/N1,1/n-2,0/N0,0/B-3,-1/n-2,-1/Q0,-1/B-3,-2/p-1,-2*/p1,-2*/p2,-3* b -/- 5 59"
+        .parse()
+        .unwrap();
+    let params = params(1, 9);
+    let engine = Engine::new();
+    let search = |pos: &Position, nodes: u64| {
+        let mut last = None;
+        let limits = self::nodes(nodes);
+        let request = Request::new(pos, &limits, &params);
+        engine.search(&request, &AtomicBool::new(false), &mut |r| {
+            last = Some(r.clone())
+        });
+        last.expect("a report")
+    };
+    let first = search(&start, 3000);
+    let best = &first.actions[0];
+    let (Action::Play(ours), [Action::Play(theirs), ..]) = (best.action, &best.pv[..]) else {
+        panic!("a step and a reply: {:?} {:?}", best.action, best.pv);
+    };
+    let mut next = start.clone();
+    next.make(ours);
+    next.make(*theirs);
+    // One new iteration; the rest of the root's visits come from the
+    // last search's subtree below the two steps.
+    let again = search(&next, 1);
+    assert!(
+        again.nodes > 10,
+        "the root's children have {} visits after one iteration",
+        again.nodes
+    );
+    // A position the last search never reached starts afresh.
+    let fresh = search(&start, 1);
+    assert!(fresh.nodes <= 1, "{} visits", fresh.nodes);
+    // Nor does a new game keep anything of the last.
+    search(&start, 3000);
+    engine.new_game();
+    let after_new_game = search(&next, 1);
+    assert!(after_new_game.nodes <= 1, "{} visits", after_new_game.nodes);
 }

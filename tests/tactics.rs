@@ -8,9 +8,8 @@
 
 mod tactics_common;
 
-use chex::protocol::options::Options;
 use chex::rules::{Ending, GameEnd, Move, Position};
-use chex::search::{self, Limits, Params, Player, Request};
+use chex::search::{Engine, Limits, Params, Player, Request};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::AtomicBool;
 use tactics_common::{answers, Category, Entry, DRAW};
@@ -141,7 +140,7 @@ fn params(player: Player) -> Params {
         threads: 1,
         seed: 1,
         player,
-        ..Options::default().params
+        ..Params::default()
     }
 }
 
@@ -154,6 +153,7 @@ fn misses(player: Player, nodes: u64, categories: &[Category]) -> Vec<String> {
     };
     let params = params(player);
     let mut missed = Vec::new();
+    let engine = Engine::new();
     for e in suite() {
         if !categories.contains(&e.category) {
             continue;
@@ -165,7 +165,7 @@ fn misses(player: Player, nodes: u64, categories: &[Category]) -> Vec<String> {
             history: &history,
             ..Request::new(&e.pos, &limits, &params)
         };
-        let choice = search::search(&request, &stop, &mut |_| {});
+        let choice = engine.search(&request, &stop, &mut |_| {});
         let played = choice.map_or("(none)".to_string(), |a| a.to_string());
         if !e.answers.contains(&played) {
             missed.push(format!("{} played {played}", e.id));

@@ -72,6 +72,8 @@ pub struct Engine {
     pending: Option<Kind>,
     options: Options,
     job: Option<Job>,
+    /// What one search leaves for the next, shared with the job thread.
+    search: Arc<search::Engine>,
 }
 
 impl Default for Engine {
@@ -88,6 +90,7 @@ impl Engine {
             pending: None,
             options: Options::default(),
             job: None,
+            search: Arc::default(),
         }
     }
 
@@ -175,6 +178,7 @@ impl Engine {
             Command::NewGame => {
                 self.game = Game::new(Position::startpos());
                 self.pending = None;
+                self.search.new_game();
             }
             Command::Position { start, moves } => match setup(&start, &moves) {
                 Ok((game, pending)) => {
@@ -290,6 +294,7 @@ impl Engine {
         let params = self.options.params.clone();
         let show_wdl = self.options.show_wdl;
         let verbose = self.options.verbose_stats;
+        let engine = Arc::clone(&self.search);
         let kind = if limits.is_endless(pos.side_to_move(), params.move_overhead) {
             JobKind::Endless
         } else {
@@ -308,7 +313,7 @@ impl Engine {
                 limits: &limits,
                 params: &params,
             };
-            let choice = search::search(&request, stop, &mut print);
+            let choice = engine.search(&request, stop, &mut print);
             let mut out = String::new();
             if let (true, Some(report)) = (verbose, last) {
                 out = move_stats_lines(&report);
@@ -479,11 +484,11 @@ pub fn bench_lines(
     if search_nodes > 0 {
         // The engine as it plays with its default options, made
         // reproducible by a fixed seed.
-        let threads = options::cores();
+        let threads = search::params::cores();
         let params = |threads| Params {
             threads,
             seed: 0xC4E5,
-            ..Options::default().params
+            ..Params::default()
         };
         let (n1, t1) = crate::bench::search_speed(&params(1), search_nodes);
         let one = n1 as f64 / t1.as_secs_f64().max(1e-9);

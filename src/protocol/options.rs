@@ -1,6 +1,7 @@
-//! The engine's options: each declared once, with its type, default,
-//! range and setter, as Lc0's `params.cc` does; `uci` lists them from
-//! here and `setoption` checks and sets through here.
+//! The engine's options: each declared once, with its type, range and
+//! setter, as Lc0's `params.cc` does, its default the search's own
+//! ([`Params::default`]); `uci` lists them from here and `setoption`
+//! checks and sets through here.
 
 use crate::search::playout::Policy;
 use crate::search::{Params, Player};
@@ -101,35 +102,12 @@ impl OptionSpec {
     }
 }
 
-/// The number of cores, the default for `Threads`.
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// The UCB1 constant at start-up: √2 is UCB1's own, for results in 0..1.
-const DEFAULT_EXPLORATION: f64 = 1.4;
-
-/// The UCB1 constant of the hybrid search (leaves judged by search): its
-/// values are evaluations, not random games, and want far less
-/// exploration than playouts' 1.4.
-const DEFAULT_HYBRID_EXPLORATION: f64 = 0.1;
-
-/// How much the hybrid search weighs minimax values against means: the
-/// judged values see tactics that the means of a few visits blur.
-const DEFAULT_MINIMAX_WEIGHT: f64 = 0.9;
-
-/// What a draw costs the engine, in centipawns: the most the option
-/// allows, a draw worth 8% to it. Against itself 1000 scored as well as
-/// 100, and against weaker players better, a lone king or queen less
-/// often taking every tile placed beside it until the other side's king,
-/// drawn, has no square.
-const DEFAULT_CONTEMPT: i64 = 1000;
-
 /// The largest seed: 2^53 − 1, exact in every GUI's number type.
 const MAX_SEED: i64 = (1 << 53) - 1;
 
 /// Every option the engine has.
 pub fn specs() -> Vec<OptionSpec> {
+    let d = Params::default();
     let spin = |name, default, min, max, set: Setter<i64>| OptionSpec {
         name,
         kind: OptionKind::Spin {
@@ -153,50 +131,50 @@ pub fn specs() -> Vec<OptionSpec> {
         kind: OptionKind::Check { default, set },
     };
     vec![
-        spin("Threads", cores() as i64, 1, 256, |o, v| {
+        spin("Threads", d.threads as i64, 1, 256, |o, v| {
             o.params.threads = v as usize;
             Ok(())
         }),
-        spin("Seed", 0, 0, MAX_SEED, |o, v| {
+        spin("Seed", d.seed as i64, 0, MAX_SEED, |o, v| {
             o.params.seed = v as u64;
             Ok(())
         }),
-        spin("MultiPV", 1, 1, 256, |o, v| {
+        spin("MultiPV", d.multipv as i64, 1, 256, |o, v| {
             o.params.multipv = v as usize;
             Ok(())
         }),
-        spin("MoveOverhead", 10, 0, 10_000, |o, v| {
+        spin("MoveOverhead", d.move_overhead as i64, 0, 10_000, |o, v| {
             o.params.move_overhead = v as u64;
             Ok(())
         }),
-        spin("PlayoutCap", 10, 1, 10_000, |o, v| {
+        spin("PlayoutCap", i64::from(d.playout_cap), 1, 10_000, |o, v| {
             o.params.playout_cap = v as u32;
             Ok(())
         }),
-        spin("Hash", 256, 1, 1 << 16, |o, v| {
+        spin("Hash", d.hash_mib as i64, 1, 1 << 16, |o, v| {
             hash_fits(v as u64, available_memory_mib())?;
             o.params.hash_mib = v as usize;
             Ok(())
         }),
-        spin("LeafDepth", 0, -1, 3, |o, v| {
+        spin("LeafDepth", i64::from(d.leaf_depth), -1, 3, |o, v| {
             o.params.leaf_depth = v as i32;
             Ok(())
         }),
-        spin("Contempt", DEFAULT_CONTEMPT, -1000, 1000, |o, v| {
+        spin("Contempt", i64::from(d.contempt), -1000, 1000, |o, v| {
             o.params.contempt = v as i32;
             Ok(())
         }),
-        real("Exploration", DEFAULT_EXPLORATION, 0.0, 100.0, |o, v| {
+        real("Exploration", d.exploration, 0.0, 100.0, |o, v| {
             o.params.exploration = v;
             Ok(())
         }),
-        real("MinimaxWeight", DEFAULT_MINIMAX_WEIGHT, 0.0, 1.0, |o, v| {
+        real("MinimaxWeight", d.minimax_weight, 0.0, 1.0, |o, v| {
             o.params.minimax_weight = v;
             Ok(())
         }),
         real(
             "HybridExploration",
-            DEFAULT_HYBRID_EXPLORATION,
+            d.hybrid_exploration,
             0.0,
             100.0,
             |o, v| {
@@ -215,7 +193,7 @@ pub fn specs() -> Vec<OptionSpec> {
         OptionSpec {
             name: "PlayoutPolicy",
             kind: OptionKind::Combo {
-                default: Policy::Uniform.name(),
+                default: d.policy.name(),
                 values: Policy::ALL.iter().map(|p| p.name()).collect(),
                 set: |o, v| {
                     o.params.policy = v.parse()?;
@@ -226,7 +204,7 @@ pub fn specs() -> Vec<OptionSpec> {
         OptionSpec {
             name: "Player",
             kind: OptionKind::Combo {
-                default: Player::Ismcts.name(),
+                default: d.player.name(),
                 values: Player::ALL.iter().map(|p| p.name()).collect(),
                 set: |o, v| {
                     o.params.player = v.parse()?;
@@ -249,33 +227,14 @@ pub struct Options {
 }
 
 impl Default for Options {
-    /// Every option at the default its spec declares: the defaults live
-    /// in [`specs`] alone.
+    /// Every option at its default: the search's own ([`Params::default`])
+    /// and the protocol's.
     fn default() -> Options {
-        let mut options = Options {
-            params: Params {
-                threads: 1,
-                seed: 0,
-                multipv: 1,
-                exploration: 0.0,
-                playout_cap: 1,
-                move_overhead: 0,
-                player: Player::Ismcts,
-                hash_mib: 1,
-                policy: Policy::Uniform,
-                leaf_depth: 0,
-                minimax_weight: 0.0,
-                hybrid_exploration: 0.0,
-                contempt: 0,
-            },
+        Options {
+            params: Params::default(),
             show_wdl: false,
             verbose_stats: false,
-        };
-        for spec in specs() {
-            // Each default lies in its own range, as a test checks.
-            let _ = options.set(spec.name, Some(&spec.default_value()));
         }
-        options
     }
 }
 
@@ -441,9 +400,9 @@ mod tests {
             o.set(spec.name, Some(&spec.default_value())).unwrap();
         }
         assert_eq!(o, Options::default());
-        assert_eq!(o.params.threads, cores());
+        assert_eq!(o.params.threads, crate::search::params::cores());
         assert_eq!(o.params.playout_cap, 10);
-        assert_eq!(o.params.exploration, DEFAULT_EXPLORATION);
+        assert_eq!(o.params.exploration, 1.4);
         assert_eq!(o.params.player, Player::Ismcts);
         assert_eq!(o.params.hash_mib, 256);
     }

@@ -60,6 +60,7 @@ mod perft;
 mod piece;
 mod pile;
 mod position;
+mod repetition;
 mod square;
 mod tile_set;
 
@@ -71,4 +72,5 @@ pub use perft::{divide, perft};
 pub use piece::{Colour, Kind, Piece};
 pub use pile::Pile;
 pub use position::{Inconsistency, Position, PositionError, Tile, Undo};
+pub use repetition::is_third_occurrence;
 pub use square::{Square, COORD_LIMIT};

@@ -1,5 +1,5 @@
 //! Flat Monte Carlo: random playouts from the root actions, the best mean
-//! wins. No tree: the baseline the tree search ([`super::ismcts`]) must
+//! wins. No tree: the baseline the tree search ([`super::mcts`]) must
 //! beat.
 //!
 //! Two ways to share the playouts: equally (`Player flat`: iteration `i`
@@ -245,6 +245,7 @@ fn actions_visits(tallies: &[Tally]) -> u64 {
 pub fn search(
     request: &Request,
     actions: &[Action],
+    pool: Option<&rayon::ThreadPool>,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Report),
 ) -> Action {
@@ -271,19 +272,19 @@ pub fn search(
         policy: params.policy,
         exploration: (params.player == Player::Ucb).then_some(params.exploration),
     };
-    let seed = if params.seed == 0 {
-        rand::random()
-    } else {
-        params.seed
-    };
-    let threads = params.threads.max(1);
-    std::thread::scope(|scope| {
-        for worker in 1..threads {
-            let shared = &shared;
-            scope.spawn(move || shared.work(worker, seed, None));
-        }
-        shared.work(0, seed, Some(report));
-    });
+    let seed = request.seed();
+    // The calling thread plays and reports; the pool's threads play
+    // beside it.
+    match pool {
+        Some(pool) => pool.in_place_scope(|scope| {
+            for worker in 1..=pool.current_num_threads() {
+                let shared = &shared;
+                scope.spawn(move |_| shared.work(worker, seed, None));
+            }
+            shared.work(0, seed, Some(report));
+        }),
+        None => shared.work(0, seed, Some(report)),
+    }
     let last = shared.report();
     report(&last);
     last.actions.first().map_or(actions[0], |s| s.action)

@@ -8,7 +8,7 @@
 //! found 77% and 52% at 100 ms a move. An AND-OR search that looks for
 //! nothing else proves them all within 50,000 moves made each, most within
 //! a few thousand, since a reply that escapes ends a line at once. It runs
-//! at the root before the tree search ([`super::ismcts`]), which then
+//! at the root before the tree search ([`super::mcts`]), which then
 //! holds the proof as its own.
 //!
 //! A line counts as a mate only as the rules end games: the defender in

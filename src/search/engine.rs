@@ -1,0 +1,120 @@
+//! The engine's search state, owned by whoever runs its searches (the
+//! protocol's session, a match, a test) rather than kept in statics: the
+//! last search's tree, which the next one starts from, and the worker
+//! pool. A new game clears what the last game left.
+
+use super::{alphabeta, baseline, flat, mcts, root_actions, Action, ActionStats, Player};
+use super::{Report, Request};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// Searches, and what one search leaves for the next.
+#[derive(Default)]
+pub struct Engine {
+    /// The tree of the last tree search (tree reuse, as in Lc0).
+    tree: Mutex<Option<mcts::Tree>>,
+    /// The workers beside the searching thread, kept for the next search
+    /// of as many threads: starting threads for every `go` is time taken
+    /// from the move.
+    pool: Mutex<Option<Arc<rayon::ThreadPool>>>,
+}
+
+/// Locks `mutex`, whose data a panicking search cannot leave half
+/// written: the tree is replaced whole, the pool made whole.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Engine {
+    /// An engine with nothing kept.
+    pub fn new() -> Engine {
+        Engine::default()
+    }
+
+    /// Forgets what the last game's searches left: the next search starts
+    /// afresh.
+    pub fn new_game(&self) {
+        *lock(&self.tree) = None;
+    }
+
+    /// A pool of `workers` threads, or `None` for none (or if none could
+    /// be made: the calling thread then searches alone).
+    fn pool(&self, workers: usize) -> Option<Arc<rayon::ThreadPool>> {
+        if workers == 0 {
+            return None;
+        }
+        let mut kept = lock(&self.pool);
+        if let Some(pool) = kept.as_ref().filter(|p| p.current_num_threads() == workers) {
+            return Some(Arc::clone(pool));
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(workers)
+            .build()
+            .ok()?;
+        let pool = Arc::new(pool);
+        *kept = Some(Arc::clone(&pool));
+        Some(pool)
+    }
+
+    /// Chooses an action for the side to move of the request's position
+    /// within its limits, calling `report` at least once a second and once
+    /// at the end. Returns `None` when there is nothing to choose from.
+    /// `stop` ends the search at once; a search that no limit ends
+    /// (`infinite`, or no limit for the side to move) answers only then,
+    /// as UCI asks, even when its mind is made up.
+    pub fn search(
+        &self,
+        request: &Request,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Report),
+    ) -> Option<Action> {
+        let (pos, params) = (request.position, request.params);
+        let actions = root_actions(pos, request.pending);
+        if actions.is_empty() {
+            return None;
+        }
+        let start = Instant::now();
+        let pool = self.pool(params.threads.max(1) - 1);
+        let choice = match params.player {
+            Player::Ismcts => {
+                let kept = lock(&self.tree).take();
+                let (choice, tree) = mcts::search(request, kept, pool.as_deref(), stop, report);
+                *lock(&self.tree) = Some(tree);
+                choice?
+            }
+            Player::Alphabeta => alphabeta::search(request, stop, report)?,
+            Player::Ucb | Player::Flat => {
+                flat::search(request, &actions, pool.as_deref(), stop, report)
+            }
+            Player::Greedy | Player::Random => {
+                let seed = request.seed();
+                let choice = match params.player {
+                    Player::Greedy => baseline::greedy(pos, &actions, seed),
+                    _ => baseline::random(&actions, seed),
+                };
+                report(&Report {
+                    actions: vec![ActionStats {
+                        action: choice,
+                        visits: 0,
+                        wins: 0.0,
+                        draws: 0.0,
+                        losses: 0.0,
+                        pv: Vec::new(),
+                        proven: None,
+                    }],
+                    nodes: 0,
+                    plies: 0,
+                    elapsed: start.elapsed(),
+                });
+                choice
+            }
+        };
+        if request.is_endless() {
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        Some(choice)
+    }
+}

@@ -1,0 +1,190 @@
+//! How a new leaf is valued, chosen once for a search by the
+//! `LeafDepth` option: by a random game played out from it (plain
+//! ISMCTS), or by the leaf judge, a quiescence or a shallow alpha-beta
+//! search (the MCTS–minimax hybrid). The judge values every action of a
+//! node when the node is opened, and every kind a draw can bring when the
+//! draw is first entered.
+
+use super::node::Status;
+use super::outcome::DrawValue;
+use super::proof::Proof;
+use crate::rules::{is_third_occurrence, Colour, Kind, Move, MoveList, Piece, Position};
+use crate::search::alphabeta::{expected_result, LeafJudge};
+use crate::search::eval::win_probability;
+use crate::search::playout::{playout, Policy};
+use crate::search::Params;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// Whether a search with `params` values its leaves by the judge (the
+/// hybrid) rather than by random playouts: decided here alone.
+pub(super) fn judges_leaves(params: &Params) -> bool {
+    params.leaf_depth >= 0
+}
+
+/// The leaf judge of a search by `engine`: its draws, and the stranded
+/// kings it shrinks towards them, weigh what the tree's draws do.
+pub(super) fn judge_for(params: &Params, engine: Colour) -> LeafJudge {
+    LeafJudge::with_contempt(params.leaf_depth, engine, params.contempt)
+}
+
+/// How a random game from a leaf ended.
+pub(super) struct PlayedOut {
+    /// Turns played, the drawn tile's placement included.
+    pub(super) plies: u64,
+    /// `Ok` with the winner (`None`: drawn) of a finished game; `Err`
+    /// with White's chance of winning, judged by material, of a game cut
+    /// by the cap.
+    pub(super) result: Result<Option<Colour>, f64>,
+}
+
+/// Plays a random game from `pos`, the drawn tile of `pending` kind placed
+/// first at random, for at most `cap` turns by `policy`.
+pub(super) fn play_out(
+    pos: &mut Position,
+    pending: Option<Kind>,
+    rng: &mut ChaCha8Rng,
+    cap: u32,
+    policy: Policy,
+) -> PlayedOut {
+    let mut plies = 0;
+    if let Some(kind) = pending {
+        let placements = pos.legal_placements(kind);
+        if placements.is_empty() {
+            return PlayedOut {
+                plies,
+                result: Ok(pos.ending_when_stuck(kind).winner),
+            };
+        }
+        let to = placements[rng.gen_range(0..placements.len())].to();
+        pos.make(Move::Place {
+            piece: Piece::new(pos.side_to_move(), kind),
+            to,
+        });
+        plies += 1;
+    }
+    let playout = playout(pos, rng, cap, policy);
+    PlayedOut {
+        plies: plies + playout.plies as u64,
+        result: match playout.end {
+            Some(end) => Ok(end.winner),
+            None => Err(win_probability(pos, Colour::White)),
+        },
+    }
+}
+
+/// The choices at a decision node.
+pub(super) struct Actions {
+    pub(super) side: Colour,
+    pub(super) moves: MoveList,
+    pub(super) draw: bool,
+    /// In the hybrid search, each action's value for `side` (the moves',
+    /// then the draw's) and whether the game ends with it.
+    pub(super) values: Vec<f32>,
+    pub(super) statuses: Vec<Status>,
+}
+
+impl Actions {
+    pub(super) fn new() -> Actions {
+        Actions {
+            side: Colour::White,
+            moves: MoveList::new(),
+            draw: false,
+            values: Vec::new(),
+            statuses: Vec::new(),
+        }
+    }
+
+    /// Judges each action found by [`Actions::find`] in `pos` (reached
+    /// after the positions of `keys`) for the side choosing it: a move by
+    /// the leaf judge's score of the position after it, or exactly when
+    /// the game ends with it; "draw", until its kinds are judged, by the
+    /// judge's score of drawing as the position stands.
+    pub(super) fn judge(
+        &mut self,
+        pos: &Position,
+        keys: &[u64],
+        judge: &mut LeafJudge,
+        draw: DrawValue,
+    ) {
+        self.values.clear();
+        self.statuses.clear();
+        let us = self.side;
+        judge.set_position(pos);
+        for &mv in self.moves.iter() {
+            let after = judge.position_mut();
+            let undo = after.make(mv);
+            let status = if is_third_occurrence(keys, after.hash()) {
+                Status::Over(None)
+            } else {
+                match after.ending() {
+                    Some(end) => Status::Over(end.winner),
+                    None => Status::Ongoing,
+                }
+            };
+            let value = match status {
+                Status::Over(winner) => Proof::of(winner, us)
+                    .value(draw.for_side(us))
+                    .unwrap_or(0.5),
+                _ => 1.0 - expected_result(judge.judge_here(None)) as f32,
+            };
+            judge.position_mut().unmake(mv, undo);
+            self.values.push(value);
+            self.statuses.push(status);
+        }
+        if self.draw {
+            self.values
+                .push(expected_result(judge.judge_draw_here()) as f32);
+            self.statuses.push(Status::Unknown);
+        }
+    }
+
+    /// Becomes the actions of the side to move of `pos`, with a drawn
+    /// tile of `pending` kind (if any): its placements, or its piece moves
+    /// and "draw" while its pile is not empty.
+    pub(super) fn find(&mut self, pos: &mut Position, pending: Option<Kind>) {
+        self.moves.clear();
+        match pending {
+            Some(kind) => pos.generate_placements(kind, &mut self.moves),
+            None => pos.generate_steps(&mut self.moves),
+        }
+        self.side = pos.side_to_move();
+        self.draw = pending.is_none() && !pos.pile(self.side).is_empty();
+        self.values.clear();
+        self.statuses.clear();
+    }
+}
+
+/// A kind a draw can bring, as judged when the draw is opened: how many
+/// of the pile's tiles are of the kind, the drawer's value of holding it,
+/// and whether the game ends there (no square for it).
+pub(super) type Outcomes = (Kind, u8, f32, Status);
+
+/// Judges each kind the side to move of `pos` can draw, into `out`: its
+/// count in the pile, the drawer's value of holding it (the best
+/// placement, searched by `judge`), and whether the game ends there.
+pub(super) fn judge_outcomes(
+    pos: &Position,
+    judge: &mut LeafJudge,
+    draw: DrawValue,
+    out: &mut Vec<Outcomes>,
+) {
+    out.clear();
+    let us = pos.side_to_move();
+    let pile = pos.pile(us);
+    judge.set_position(pos);
+    for kind in pile.kinds() {
+        let (status, value) = match pos.ending_after_draw(kind) {
+            Some(end) => {
+                let status = Status::Over(end.winner);
+                let value = Proof::of(end.winner, us).value(draw.for_side(us));
+                (status, value.unwrap_or(0.5))
+            }
+            None => (
+                Status::Ongoing,
+                expected_result(judge.judge_here(Some(kind))) as f32,
+            ),
+        };
+        out.push((kind, pile.count(kind), value, status));
+    }
+}

@@ -1,0 +1,112 @@
+//! Tree reuse, as in Lc0: the tree of the last search is kept, and when
+//! the game has gone on from its root by a turn or two (a move, or a draw
+//! and its placement) along nodes it visited, the next search starts from
+//! a copy of the subtree there, with all it learned of it. Anything else
+//! starts afresh; so does a second search of the same position, which
+//! keeps a seeded search reproducible. The node array is the next tree's
+//! in any case: a search that frees its tree before answering, or faults
+//! in a new one, spends that time past its deadline when the machine is
+//! busy.
+
+use super::node::{Edge, NodeData, NONE};
+use super::tree::Tree;
+use crate::rules::{Colour, Kind, Position};
+
+impl Tree {
+    /// Takes what this new tree can use of `old`, the last search's: the
+    /// nodes to start from (none when the game has not gone on along
+    /// it), and its node array when it is as large.
+    pub(super) fn take_over(&mut self, old: Tree) -> Vec<NodeData> {
+        let mover = self.root.side_to_move().opposite();
+        let mut start = Vec::new();
+        if old.searches_as(self) {
+            if let Some(n) = old.find(&self.root, self.pending) {
+                start = old.subtree(n, mover);
+            }
+        }
+        if old.capacity == self.capacity {
+            self.nodes = old.nodes;
+        }
+        start
+    }
+
+    /// True when this tree's values mean what `other`'s would: the same
+    /// search, draws worth the same, room for the same nodes.
+    pub(super) fn searches_as(&self, other: &Tree) -> bool {
+        self.hybrid == other.hybrid
+            && self.exploration == other.exploration
+            && self.mix == other.mix
+            && self.draw == other.draw
+            && self.capacity == other.capacity
+    }
+
+    /// The node whose position is `target` (with a drawn tile of
+    /// `pending` kind, if any), one or two turns below the root along
+    /// visited nodes: where the game now stands, if this tree searched
+    /// the position the game stood at a move ago.
+    pub(super) fn find(&self, target: &Position, pending: Option<Kind>) -> Option<usize> {
+        let mut pos = self.root.clone();
+        self.find_below(0, &mut pos, self.pending, 0, target, pending)
+    }
+
+    pub(super) fn find_below(
+        &self,
+        n: usize,
+        pos: &mut Position,
+        drawn: Option<Kind>,
+        turns: u32,
+        target: &Position,
+        pending: Option<Kind>,
+    ) -> Option<usize> {
+        let decision = !matches!(self.nodes[n].edge(), Edge::Draw);
+        if turns > 0 && decision && drawn == pending && pos.hash() == target.hash() && pos == target
+        {
+            return Some(n);
+        }
+        for c in self.children(n) {
+            let child = &self.nodes[c];
+            if child.visits() == 0 {
+                continue;
+            }
+            let found = match child.edge() {
+                Edge::Play(mv) if turns < 2 => {
+                    let undo = pos.make(mv);
+                    let found = self.find_below(c, pos, None, turns + 1, target, pending);
+                    pos.unmake(mv, undo);
+                    found
+                }
+                Edge::Draw => self.find_below(c, pos, None, turns, target, pending),
+                Edge::Drawn(kind) => self.find_below(c, pos, Some(kind), turns, target, pending),
+                _ => None,
+            };
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    /// A copy of the subtree under node `n`, `n` first as the root (the
+    /// edge into it chosen by `mover`), each node's children together.
+    pub(super) fn subtree(&self, n: usize, mover: Colour) -> Vec<NodeData> {
+        let mut nodes = vec![NodeData {
+            edge: Edge::Root,
+            mover,
+            ..self.nodes[n].load()
+        }];
+        let mut queue = std::collections::VecDeque::from([(0, n)]);
+        while let Some((new, old)) = queue.pop_front() {
+            let range = self.children(old);
+            nodes[new].first_child = if range.is_empty() {
+                NONE
+            } else {
+                nodes.len() as u32
+            };
+            for c in range {
+                queue.push_back((nodes.len(), c));
+                nodes.push(self.nodes[c].load());
+            }
+        }
+        nodes
+    }
+}
