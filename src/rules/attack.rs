@@ -203,8 +203,8 @@ impl Position {
     /// their movement, path clear, as a set of slots.
     ///
     /// Every test is arithmetic with no branch: a jump on every tile's
-    /// kind, or on whether it attacks, would be mispredicted about every
-    /// third tile. How all of `enemy`'s tiles lie from the target is
+    /// kind, or on whether it attacks, follows no pattern a predictor
+    /// could learn. How all of `enemy`'s tiles lie from the target is
     /// worked out at once ([`Position::bearings`]) and kept for the kinds
     /// that attack so; pawns are read off the two squares they would
     /// attack from, and a slider's line only once the slider is known to

@@ -7,7 +7,7 @@
 //! tile that cannot be placed ends the game as RULES.md section 5 says.
 
 use super::eval::value;
-use crate::rules::{Ending, GameEnd, Move, Position, Sampler};
+use crate::rules::{is_third_occurrence, Ending, GameEnd, Move, Position, Sampler};
 use arrayvec::ArrayVec;
 use rand::Rng;
 
@@ -127,12 +127,10 @@ impl Keys {
         self.seen = 0;
     }
 
-    /// How many times `key` is among the keys.
-    fn occurrences(&self, key: u64) -> usize {
-        if self.seen & Self::bit(key) == 0 {
-            return 0;
-        }
-        self.keys.iter().filter(|&&k| k == key).count()
+    /// True when the position of `key`, just reached, occurs for the
+    /// third time ([`is_third_occurrence`]).
+    fn is_third_occurrence(&self, key: u64) -> bool {
+        self.seen & Self::bit(key) != 0 && is_third_occurrence(&self.keys, key)
     }
 }
 
@@ -175,7 +173,7 @@ pub fn playout(pos: &mut Position, rng: &mut impl Rng, max_plies: u32, policy: P
             };
         }
         let key = pos.hash();
-        if keys.occurrences(key) >= 2 {
+        if keys.is_third_occurrence(key) {
             let end = Some(GameEnd {
                 winner: None,
                 ending: Ending::Repetition,
@@ -337,14 +335,16 @@ mod tests {
         for key in [a, same_bit, a] {
             keys.push(key);
         }
-        assert_eq!(keys.occurrences(a), 2);
-        assert_eq!(keys.occurrences(same_bit), 1);
-        assert_eq!(keys.occurrences(other_bit), 0);
+        assert!(keys.is_third_occurrence(a));
+        keys.push(same_bit);
+        assert!(keys.is_third_occurrence(same_bit));
+        assert!(!keys.is_third_occurrence(other_bit));
         keys.clear();
-        assert_eq!(keys.occurrences(a), 0);
+        assert!(!keys.is_third_occurrence(a));
         keys.push(other_bit);
-        assert_eq!(keys.occurrences(other_bit), 1);
-        assert_eq!(keys.occurrences(a), 0);
+        keys.push(other_bit);
+        assert!(keys.is_third_occurrence(other_bit));
+        assert!(!keys.is_third_occurrence(a));
     }
 
     #[test]
