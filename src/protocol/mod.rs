@@ -8,9 +8,10 @@
 //!
 //! This file holds the session: the read loop and the dispatch of each
 //! command. [`command`] parses a line, [`options`] holds the options,
-//! `setup` builds the game of a `position` command, `job` runs work on its
-//! own thread, `print` writes every report, and [`bench`] the lines of
-//! `perft` and `bench`, which `chex perft` and `chex bench` print too.
+//! `setup` builds the game of a `position` command, `job` runs work on
+//! its own thread, `print` writes every report, and
+//! [`bench`](mod@bench) the lines of `perft` and `bench`, which
+//! `chex perft` and `chex bench` print too.
 //!
 //! [`client`] is the other end of the same lines: what the match runner
 //! and the GUI need to drive an engine, kept here beside the engine side.
