@@ -66,7 +66,8 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            let last = chex::protocol::perft_lines(&mut pos, depth, |line| println!("{line}"));
+            let last =
+                chex::protocol::bench::perft_lines(&mut pos, depth, |line| println!("{line}"));
             println!("{last}");
             ExitCode::SUCCESS
         }
@@ -75,7 +76,7 @@ fn main() -> ExitCode {
             playouts,
             search_nodes,
         }) => {
-            let last = chex::protocol::bench_lines(depth, playouts, search_nodes, |line| {
+            let last = chex::protocol::bench::bench_lines(depth, playouts, search_nodes, |line| {
                 println!("{line}")
             });
             println!("{last}");

@@ -1,0 +1,94 @@
+//! The game a `position` command describes: its start and its moves,
+//! each checked against the rules, so that a bad list is refused whole
+//! and the engine keeps the game it had.
+
+use super::command::Start;
+use crate::rules::{clip, kind_name, Game, Kind, MoveToken, Position, MAX_COUNTER};
+
+/// Builds the game of a `position` command, with the kind of a tile drawn
+/// and still to be placed (a last `N@`), or says what is wrong.
+pub(super) fn setup(start: &Start, moves: &[String]) -> Result<(Game, Option<Kind>), String> {
+    let position = match start {
+        Start::StartPos => Position::startpos(),
+        Start::Fen(text) => text.parse().map_err(|e| format!("{e}"))?,
+    };
+    let mut game = Game::new(position);
+    let mut pending = None;
+    for (i, token) in moves.iter().enumerate() {
+        let n = i + 1;
+        let token_shown = clip(token);
+        if pending.is_some() {
+            return Err(format!(
+                "move {n} '{token_shown}': a drawn tile (N@) must be the last of the moves"
+            ));
+        }
+        if let Some(end) = game.ending() {
+            return Err(format!(
+                "move {n} '{token_shown}': the game is over ({end})"
+            ));
+        }
+        let pos = game.position();
+        match token.parse::<MoveToken>() {
+            Ok(MoveToken::Drawn(kind)) => {
+                if pos.pile(pos.side_to_move()).count(kind) == 0 {
+                    return Err(format!(
+                        "move {n} '{token_shown}': {} has no {} left to draw",
+                        pos.side_to_move(),
+                        kind_name(kind)
+                    ));
+                }
+                pending = Some(kind);
+            }
+            Ok(MoveToken::Draw) => {
+                return Err(format!(
+                    "move {n} '@': say which tile was drawn, as N@ or N@x,y"
+                ))
+            }
+            Ok(_) => {
+                let mv = pos
+                    .parse_move(token)
+                    .map_err(|e| format!("move {n}: {e}"))?;
+                if game.counters_overflow(mv) {
+                    return Err(format!(
+                        "move {n} '{mv}': the fullmove number or halfmove clock would pass {MAX_COUNTER}, the largest a position string holds"
+                    ));
+                }
+                // parse_move checked legality, so play cannot refuse it.
+                game.play(mv)
+                    .map_err(|mv| format!("move {n} '{mv}' is illegal"))?;
+            }
+            Err(e) => return Err(format!("move {n}: {e}")),
+        }
+    }
+    Ok((game, pending))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setup_refuses_bad_move_lists_whole() {
+        let start = Start::StartPos;
+        let ok = |moves: &[&str]| {
+            setup(
+                &start,
+                &moves.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            )
+        };
+        assert!(ok(&["Q@0,0", "p@1,1"]).is_ok());
+        let (game, pending) = ok(&["Q@0,0", "n@"]).unwrap();
+        assert_eq!(pending, Some(Kind::Knight));
+        assert_eq!(game.moves().len(), 1);
+        for bad in [
+            vec!["Q@1,0"],                // first tile not on 0,0
+            vec!["Q@0,0", "@"],           // the engine's word, not a move
+            vec!["Q@0,0", "n@", "n@1,1"], // N@ not last
+            vec!["x@0,0"],                // no such piece
+            vec!["Q@0,0", "q@0,0"],       // an occupied square
+            vec!["0,0-0,1"],              // no tile there
+        ] {
+            assert!(ok(&bad).is_err(), "{bad:?}");
+        }
+    }
+}
