@@ -15,6 +15,8 @@
 #           TWICE:ENTRY       answer ENTRY, then print the same bestmove again
 #           FLOOD:BYTES:ENTRY answer ENTRY, then print BYTES of info lines
 #           INFO:BYTES:ENTRY  print BYTES of info lines, then answer ENTRY
+# Flood lines are 220 bytes, or FAKE_LINE_BYTES (at most 131000: `yes`
+# takes the line as one argument).
 # With FAKE_CHILD_PIDS set to a file, the engine starts a child process
 # (a long sleep) and appends its pid there, and `quit` appends `quit`:
 # the child must not outlive the match.
@@ -26,10 +28,10 @@ if [ -n "${FAKE_CHILD_PIDS:-}" ]; then
   sleep 600 </dev/null >/dev/null 2>&1 &
   echo $! >> "$FAKE_CHILD_PIDS"
 fi
-# Prints about $1 bytes of 220-byte info lines, as fast as `yes` can.
+# Prints about $1 bytes of info lines, as fast as `yes` can.
 flood() {
   local line
-  line="info string flood $(printf '%0200d' 0)"
+  line="info string flood $(printf "%0$((${FAKE_LINE_BYTES:-220} - 20))d" 0)"
   yes "$line" | head -n $(($1 / (${#line} + 1)))
 }
 position=""
