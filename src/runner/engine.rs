@@ -1,8 +1,8 @@
 //! One engine as a child process speaking protocol.md. A reader thread
-//! turns its output into lines on a bounded channel, so every wait has a
-//! deadline, a silent or hung engine can never hang the match, and an
-//! engine that floods its output is held back by the pipe instead of
-//! filling the runner's memory. The engine runs in a process group of its
+//! turns its output into batches of lines on a bounded channel, so every
+//! wait has a deadline, a silent or hung engine can never hang the match,
+//! and an engine that floods its output is held back by the pipe instead
+//! of filling the runner's memory. The engine runs in a process group of its
 //! own: when the client is dropped it is told `quit`, given a moment, and
 //! then the whole group is killed, children included. The runner restarts
 //! an engine by dropping it and starting a new one.
@@ -10,6 +10,7 @@
 use crate::protocol::client::{
     engine_error, handshake, is_answer, ISREADY, MATCH_HANDSHAKE, QUIT, READYOK, UCINEWGAME,
 };
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -21,10 +22,23 @@ use std::time::{Duration, Instant};
 /// is killed.
 pub const QUIT_GRACE: Duration = Duration::from_secs(3);
 
-/// Lines read ahead of the runner: beyond them the reader waits, the pipe
-/// fills and the engine's writes block, so memory stays bounded whatever
-/// the engine prints while the runner waits on the other one.
-const LINES_AHEAD: usize = 256;
+/// Batches read ahead of the runner: beyond them the reader waits, the
+/// pipe fills and the engine's writes block, so memory stays bounded
+/// whatever the engine prints while the runner waits on the other one:
+/// with the batch being filled and the one being read, ten batches of
+/// at most [`BATCH_BYTES`] plus one line, about a megabyte at worst.
+const BATCHES_AHEAD: usize = 8;
+
+/// A batch is handed over once its lines hold this many bytes (each
+/// line counted with its bookkeeping), or sooner, when the reader has
+/// no whole line left without waiting on the engine. Bytes, not lines,
+/// bound it, so long lines hold no more memory than short ones; and one
+/// hand-over per pipe read instead of one per line spares both threads
+/// a wake-up a line.
+const BATCH_BYTES: usize = 64 * 1024;
+
+/// What a line costs in a batch beyond its text: its `String`.
+const LINE_OVERHEAD: usize = std::mem::size_of::<String>();
 
 /// The longest line kept; the rest of a longer line is read and dropped.
 /// No protocol line comes near it.
@@ -54,18 +68,29 @@ pub enum EngineFailure {
 pub struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Vec<String>>,
+    /// The rest of the last batch, in order.
+    pending: VecDeque<String>,
     /// The last line the engine wrote to stderr: what it said before it
     /// died is the best clue to why.
     last_error: Arc<Mutex<String>>,
 }
 
 /// Reads one line into `buf`, keeping at most [`MAX_LINE`] bytes of it
-/// and dropping the rest. False at the end of the stream.
-fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> bool {
+/// and dropping the rest. Before each read that may wait on the engine
+/// (its buffer is empty) it calls `idle`, and stops if that says false.
+/// False at the end of the stream.
+fn read_line_capped<R: Read>(
+    reader: &mut BufReader<R>,
+    buf: &mut Vec<u8>,
+    idle: &mut impl FnMut() -> bool,
+) -> bool {
     buf.clear();
     let mut any = false;
     loop {
+        if reader.buffer().is_empty() && !idle() {
+            return false;
+        }
         let chunk = match reader.fill_buf() {
             Ok([]) | Err(_) => return any,
             Ok(chunk) => chunk,
@@ -84,27 +109,39 @@ fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> bool {
     }
 }
 
-/// Sends each line `from` yields to `tx` (stdout), or keeps the last
-/// one in `last` (stderr), until the stream ends or the client goes.
-fn read_lines(from: impl Read, tx: Option<SyncSender<String>>, last: Arc<Mutex<String>>) {
+/// Sends the lines `from` yields to `tx` in batches (stdout), or keeps
+/// the last one in `last` (stderr), until the stream ends or the client
+/// goes. A batch goes out when it is full or before the reader waits on
+/// the engine, so no line is held back while more may never come.
+fn read_lines(from: impl Read, tx: Option<SyncSender<Vec<String>>>, last: Arc<Mutex<String>>) {
     let mut reader = BufReader::new(from);
     let mut buf = Vec::new();
-    while read_line_capped(&mut reader, &mut buf) {
+    let mut batch = Vec::new();
+    let mut bytes = 0;
+    let hand_over = |batch: &mut Vec<String>, bytes: &mut usize| match &tx {
+        Some(tx) if !batch.is_empty() => {
+            *bytes = 0;
+            tx.send(std::mem::take(batch)).is_ok()
+        }
+        _ => true,
+    };
+    while read_line_capped(&mut reader, &mut buf, &mut || {
+        hand_over(&mut batch, &mut bytes)
+    }) {
         let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-        match &tx {
-            Some(tx) => {
-                if tx.send(line).is_err() {
-                    return;
-                }
+        if tx.is_some() {
+            bytes += line.len() + LINE_OVERHEAD;
+            batch.push(line);
+            if bytes >= BATCH_BYTES && !hand_over(&mut batch, &mut bytes) {
+                return;
             }
-            None if line.is_empty() => {}
-            None => {
-                if let Ok(mut last) = last.lock() {
-                    *last = line;
-                }
+        } else if !line.is_empty() {
+            if let Ok(mut last) = last.lock() {
+                *last = line;
             }
         }
     }
+    hand_over(&mut batch, &mut bytes);
 }
 
 impl EngineProcess {
@@ -130,7 +167,7 @@ impl EngineProcess {
         else {
             return Err(format!("{who}: no pipes to the process"));
         };
-        let (tx, lines) = sync_channel(LINES_AHEAD);
+        let (tx, lines) = sync_channel(BATCHES_AHEAD);
         let last_error = Arc::new(Mutex::new(String::new()));
         let last = Arc::clone(&last_error);
         std::thread::spawn(move || read_lines(stdout, Some(tx), last));
@@ -140,6 +177,7 @@ impl EngineProcess {
             child,
             stdin,
             lines,
+            pending: VecDeque::new(),
             last_error,
         };
         for step in handshake(&spec.options) {
@@ -177,11 +215,16 @@ impl EngineProcess {
 
     /// The next line of output, waiting at most until `deadline`.
     pub fn next_line(&mut self, deadline: Instant) -> Result<String, EngineFailure> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(EngineFailure::Silent),
-            Err(RecvTimeoutError::Disconnected) => Err(self.crashed()),
+        loop {
+            if let Some(line) = self.pending.pop_front() {
+                return Ok(line);
+            }
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(wait) {
+                Ok(batch) => self.pending.extend(batch),
+                Err(RecvTimeoutError::Timeout) => return Err(EngineFailure::Silent),
+                Err(RecvTimeoutError::Disconnected) => return Err(self.crashed()),
+            }
         }
     }
 

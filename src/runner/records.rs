@@ -5,10 +5,11 @@
 //! belong to one match: the first one read names the match (its engines,
 //! time control, start and seed) unless the caller already knows it.
 
+use super::config::{parse_tc, Config};
 use super::engine::EngineSpec;
+use super::game::Judging;
 use super::game::Limit;
 use super::stats::{Sprt, Tally};
-use super::{parse_tc, Config, Judging};
 use crate::referee::{GameRecord, Side};
 use crate::rules::Position;
 use std::collections::BTreeSet;

@@ -14,6 +14,9 @@
 #           SLEEP:MS:ENTRY    wait MS milliseconds, then answer ENTRY
 #           TWICE:ENTRY       answer ENTRY, then print the same bestmove again
 #           FLOOD:BYTES:ENTRY answer ENTRY, then print BYTES of info lines
+#           INFO:BYTES:ENTRY  print BYTES of info lines, then answer ENTRY
+# Flood lines are 220 bytes, or FAKE_LINE_BYTES (at most 131000: `yes`
+# takes the line as one argument).
 # With FAKE_CHILD_PIDS set to a file, the engine starts a child process
 # (a long sleep) and appends its pid there, and `quit` appends `quit`:
 # the child must not outlive the match.
@@ -25,6 +28,12 @@ if [ -n "${FAKE_CHILD_PIDS:-}" ]; then
   sleep 600 </dev/null >/dev/null 2>&1 &
   echo $! >> "$FAKE_CHILD_PIDS"
 fi
+# Prints about $1 bytes of info lines, as fast as `yes` can.
+flood() {
+  local line
+  line="info string flood $(printf "%0$((${FAKE_LINE_BYTES:-220} - 20))d" 0)"
+  yes "$line" | head -n $(($1 / (${#line} + 1)))
+}
 position=""
 while IFS= read -r line; do
   set -- $line
@@ -55,6 +64,11 @@ while IFS= read -r line; do
         entry=${rest#*:}
         sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
       fi
+      if [[ "$entry" == INFO:* ]]; then
+        rest=${entry#INFO:}
+        entry=${rest#*:}
+        flood "${rest%%:*}"
+      fi
       after=""
       if [[ "$entry" == TWICE:* ]]; then
         entry=${entry#TWICE:}
@@ -76,8 +90,7 @@ while IFS= read -r line; do
                  \*@*) echo "bestmove ${drawn}${entry#\*}" ;;
                  *) echo "bestmove $entry" ;;
                esac ;;
-        *) flood="info string flood $(printf '%0200d' 0)"
-           yes "$flood" | head -n $((after / (${#flood} + 1))) ;;
+        *) flood "$after" ;;
       esac ;;
   esac
 done
