@@ -16,8 +16,8 @@ pub mod options;
 use crate::rules::{
     clip, kind_name, Colour, Game, GameEnd, Kind, MoveToken, Position, MAX_COUNTER,
 };
-use crate::search::alphabeta::{expected_result, EvaluationTrace, WEIGHTS};
-use crate::search::features::NAMES;
+use crate::search::eval::EvaluationTrace;
+use crate::search::score::expected_result;
 use crate::search::{self, Action, ActionStats, Params, Proven, Report, Request};
 use command::{Command, Start};
 use options::Options;
@@ -379,7 +379,8 @@ fn evaluation_lines(pos: &Position) -> String {
     let trace = EvaluationTrace::of(pos);
     let side = pos.side_to_move();
     let mut out = format!("Evaluation for {side} to move: its counts less the other side's\n");
-    for ((name, count), weight) in NAMES.iter().zip(trace.features).zip(WEIGHTS) {
+    for (term, count, weight) in trace.lines() {
+        let name = term.name();
         let share = count * weight;
         let _ = writeln!(out, "{name:<50} {count:>3} × {weight:>4} = {share:>5}");
     }

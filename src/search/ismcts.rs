@@ -151,10 +151,11 @@
 //! much more to its opponent: the engine plays on against a side it
 //! leads rather than take a draw it cannot tell from an even game.
 
-use super::alphabeta::{expected_result, score_of_centipawns, LeafJudge};
-use super::eval::win_probability;
+use super::alphabeta::LeafJudge;
+use super::eval::playout::win_probability;
 use super::mate::{self, Mate};
 use super::playout::{playout, Policy};
+use super::score::{expected_result, from_centipawns as score_of_centipawns};
 use super::time::Clock;
 use super::{Action, ActionStats, Cadence, Params, Proven, Report, Request, FORCED_PLAYOUTS};
 use crate::rules::{Colour, Kind, Move, MoveList, Piece, Position, Square};

@@ -9,11 +9,11 @@
 pub mod alphabeta;
 pub mod baseline;
 pub mod eval;
-pub mod features;
 pub mod flat;
 pub mod ismcts;
 pub mod mate;
 pub mod playout;
+pub mod score;
 pub mod time;
 
 #[cfg(doc)]
