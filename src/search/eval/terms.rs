@@ -132,9 +132,13 @@ impl Terms {
         let them = us.opposite();
         let mut t = Terms::default();
         t[Term::Tempo] = 1;
-        for (kind, on_table, in_pile) in MATERIAL {
-            t[on_table] = pos.table_count(us, kind) as i32 - pos.table_count(them, kind) as i32;
-            t[in_pile] = pos.pile(us).count(kind) as i32 - pos.pile(them).count(kind) as i32;
+        // The material terms are consecutive, in the order of `MATERIAL`
+        // (a test holds them so): indexed by offset, the loop unrolls.
+        for (i, kind) in MATERIAL.into_iter().enumerate() {
+            t.0[Term::QueenOnTable.index() + i] =
+                pos.table_count(us, kind) as i32 - pos.table_count(them, kind) as i32;
+            t.0[Term::QueenInPile.index() + i] =
+                pos.pile(us).count(kind) as i32 - pos.pile(them).count(kind) as i32;
         }
         let ours = king_zone(pos, us);
         let theirs = king_zone(pos, them);
@@ -177,14 +181,13 @@ impl IndexMut<Term> for Terms {
     }
 }
 
-/// The kinds with a material value, with their terms on the table and in
-/// the pile.
-const MATERIAL: [(Kind, Term, Term); 5] = [
-    (Kind::Queen, Term::QueenOnTable, Term::QueenInPile),
-    (Kind::Rook, Term::RookOnTable, Term::RookInPile),
-    (Kind::Bishop, Term::BishopOnTable, Term::BishopInPile),
-    (Kind::Knight, Term::KnightOnTable, Term::KnightInPile),
-    (Kind::Pawn, Term::PawnOnTable, Term::PawnInPile),
+/// The kinds with a material value, in the order of their terms.
+const MATERIAL: [Kind; 5] = [
+    Kind::Queen,
+    Kind::Rook,
+    Kind::Bishop,
+    Kind::Knight,
+    Kind::Pawn,
 ];
 
 /// The open squares by a king past which each counts less as a threat.
@@ -267,6 +270,14 @@ mod tests {
         for (i, term) in Term::ALL.into_iter().enumerate() {
             assert_eq!(term.index(), i);
             assert!(!term.name().is_empty());
+        }
+        // `Terms::of` indexes the material terms by offset.
+        for (i, kind) in MATERIAL.into_iter().enumerate() {
+            let on_table = Term::ALL[Term::QueenOnTable.index() + i];
+            let in_pile = Term::ALL[Term::QueenInPile.index() + i];
+            let name = format!("{kind:?}").to_lowercase();
+            assert_eq!(on_table.name(), format!("{name} on table"));
+            assert_eq!(in_pile.name(), format!("{name} in pile"));
         }
     }
 
