@@ -134,6 +134,7 @@ pub(super) fn order_placements(
 /// The moves of `list` that the quiescence searches, as `(order, index)`
 /// in the order to search them: the most valuable victim first, captures
 /// that give up material left out; in check, every step.
+#[inline]
 pub(super) fn order_quiescence(
     pos: &Position,
     list: &[Move],

@@ -47,7 +47,7 @@ const MATERIAL_SCALE: f64 = 10.0;
 /// Pawns per attacked square around the enemy king.
 const PRESSURE: f64 = 0.5;
 
-/// A pawn of [`score`]'s advantage in centipawns of the score scale:
+/// A pawn of [`score()`]'s advantage in centipawns of the score scale:
 /// 0.4 of the logistic exponent a pawn, which makes a pawn worth about
 /// 10% of the result, as a pawn is worth to a playout cut short.
 pub const PAWN_CENTIPAWNS: f64 = 160.0;
@@ -60,7 +60,7 @@ pub fn score(pos: &Position, colour: Colour) -> f64 {
     MATERIAL_SCALE * (material / MATERIAL_SCALE).tanh() + PRESSURE * pressure as f64
 }
 
-/// The chance that `colour` wins from here: [`score`] in pawns of
+/// The chance that `colour` wins from here: [`score()`] in pawns of
 /// [`PAWN_CENTIPAWNS`] on the score scale's logistic curve.
 pub fn win_probability(pos: &Position, colour: Colour) -> f64 {
     // The exponent per pawn, 160 / 400 = 0.4 exactly as a double.
