@@ -154,7 +154,6 @@ pub fn search_with<E: Evaluator>(
 }
 
 /// The most memory the table takes, in MiB: a larger one is slow to
-/// The most memory the table takes, in MiB: a larger one is slow to
 /// allocate and gains little at the depths reached.
 const TABLE_MIB_LIMIT: usize = 64;
 
