@@ -1,17 +1,17 @@
 //! Fits the evaluation's weights to game results (Texel's method): a
 //! logistic regression of each game's result, for the side to move, on
-//! the features (`chex::search::features`) of the positions of the game.
+//! the terms (`chex::search::eval::terms`) of the positions of the game.
 //!
 //! `cargo run --release --example fit_eval -- FILE...` reads the game
 //! records `chex match --out` writes (every position of every game) or
 //! the position samples `chex match --positions` writes (a few positions
 //! a game, so that many more games fit in memory), in any mix, and prints
-//! the fitted weights, in centipawns, as the array `alphabeta::WEIGHTS`
-//! takes. Only quiet positions are fitted: those where the quiescence
+//! the fitted weights, in centipawns, as the `(term, weight)` pairs of
+//! `eval::weights::FITTED`. Only quiet positions are fitted: those where the quiescence
 //! search agrees with the static evaluation.
 //!
 //! `--without=I,J` fits with features I and J (their indices in
-//! `features::NAMES`) held at zero, so that the log loss of a feature set
+//! `Term::ALL`) held at zero, so that the log loss of a feature set
 //! with and without them can be compared on the same positions.
 //! `--only=I,J` fits features I and J alone, the others held at the
 //! weights in use: how a new feature is weighed against the evaluation
@@ -19,8 +19,14 @@
 
 use chex::referee::{PositionSample, SKIP_PLIES};
 use chex::rules::Position;
-use chex::search::alphabeta::{evaluate, LeafJudge, LOGISTIC_SCALE, WEIGHTS};
-use chex::search::features::{features, FEATURES, NAMES};
+use chex::search::alphabeta::LeafJudge;
+use chex::search::eval::terms::{Term, Terms};
+use chex::search::eval::weights::FITTED;
+use chex::search::eval::{Evaluator, HandMade};
+use chex::search::score::{logistic, LOGISTIC_SCALE};
+
+/// How many features (terms) are fitted.
+const FEATURES: usize = Term::COUNT;
 use std::io::BufRead;
 
 fn main() {
@@ -82,14 +88,12 @@ fn main() {
         }
     }
     let weights = fit(&samples, &only);
-    for (name, w) in NAMES.iter().zip(&weights) {
-        println!("{name:>32}: {w:8.1}");
+    for (term, w) in Term::ALL.iter().zip(&weights) {
+        println!("{:>32}: {w:8.1}", term.name());
     }
-    let rounded: Vec<String> = weights
-        .iter()
-        .map(|w| format!("{}", w.round() as i64))
-        .collect();
-    println!("[{}]", rounded.join(", "));
+    for (term, w) in Term::ALL.iter().zip(&weights) {
+        println!("    (Term::{term:?}, {}),", w.round() as i64);
+    }
 }
 
 /// Adds one position sample with its game's result for its side to
@@ -112,7 +116,7 @@ fn add_sample(line: &str, judge: &mut LeafJudge, samples: &mut Vec<([f64; FEATUR
         chex::rules::Colour::Black => 1.0 - white_score,
     };
     if is_quiet(&pos, judge) {
-        samples.push((features(&pos).map(f64::from), score));
+        samples.push((Terms::of(&pos).counts().map(f64::from), score));
     }
 }
 
@@ -121,7 +125,7 @@ fn add_sample(line: &str, judge: &mut LeafJudge, samples: &mut Vec<([f64; FEATUR
 /// prise is judged by the material it is about to lose, not the material
 /// it shows (Texel's method fits quiet positions).
 fn is_quiet(pos: &Position, judge: &mut LeafJudge) -> bool {
-    judge.judge(pos, None) == evaluate(pos, 0)
+    judge.judge(pos, None) == HandMade.score(pos, 0)
 }
 
 /// Adds the positions of one game record, each with the game's result
@@ -151,7 +155,7 @@ fn add_game(
     };
     for (ply, token) in moves.iter().enumerate() {
         if ply >= SKIP_PLIES && !pos.in_check() && is_quiet(&pos, judge) {
-            let f = features(&pos).map(f64::from);
+            let f = Terms::of(&pos).counts().map(f64::from);
             let score = match pos.side_to_move() {
                 chex::rules::Colour::White => white_score,
                 chex::rules::Colour::Black => 1.0 - white_score,
@@ -169,7 +173,7 @@ fn add_game(
 /// use; a faint L2 penalty keeps features never seen near zero. When
 /// `only` names features, the others keep their weights.
 fn fit(samples: &[([f64; FEATURES], f64)], only: &[usize]) -> [f64; FEATURES] {
-    let mut w = WEIGHTS.map(f64::from);
+    let mut w = FITTED.values().map(f64::from);
     let (mut m, mut v) = ([0.0; FEATURES], [0.0; FEATURES]);
     let (rate, b1, b2, l2) = (1.0, 0.9, 0.999, 1e-9);
     let n = samples.len().max(1) as f64;
@@ -178,7 +182,7 @@ fn fit(samples: &[([f64; FEATURES], f64)], only: &[usize]) -> [f64; FEATURES] {
         let mut loss = 0.0;
         for (x, y) in samples {
             let z: f64 = x.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>() / LOGISTIC_SCALE;
-            let p = 1.0 / (1.0 + (-z).exp());
+            let p = logistic(z);
             loss -= y * p.max(1e-12).ln() + (1.0 - y) * (1.0 - p).max(1e-12).ln();
             for i in 0..FEATURES {
                 grad[i] += (p - y) * x[i] / LOGISTIC_SCALE;

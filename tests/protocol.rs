@@ -1765,8 +1765,12 @@ fn moves_output_is_one_sorted_line() {
 /// the search reads. A pending drawn tile is refused.
 #[test]
 fn eval_takes_the_evaluation_apart() {
-    use chex::search::alphabeta::{centipawns, evaluate, expected_result, LeafJudge, WEIGHTS};
-    use chex::search::features::{features, FEATURES, NAMES};
+    use chex::search::alphabeta::LeafJudge;
+    use chex::search::eval::terms::{Term, Terms};
+    use chex::search::eval::weights::FITTED;
+    use chex::search::eval::{Evaluator, HandMade};
+    use chex::search::score::expected_result;
+    const FEATURES: usize = Term::COUNT;
     let mut e = Engine::start();
     // White's lone king beside a black pawn: Black's pawn counts against
     // White's king ("own tiles by the enemy king" -1 for White), and
@@ -1778,16 +1782,16 @@ fn eval_takes_the_evaluation_apart() {
         e.expect_silent(&format!("position fen {fen}"));
         let out = e.command("eval");
         let pos: Position = fen.parse().unwrap();
-        let expected = features(&pos);
+        let expected = Terms::of(&pos);
         assert_eq!(out.len(), FEATURES + 4, "{out:#?}");
         assert_eq!(
             out[0],
             format!("Evaluation for {side} to move: its counts less the other side's")
         );
         let mut total = 0;
-        for (i, line) in out[1..=FEATURES].iter().enumerate() {
+        for (term, line) in Term::ALL.into_iter().zip(&out[1..=FEATURES]) {
             let numbers = line
-                .strip_prefix(NAMES[i])
+                .strip_prefix(term.name())
                 .unwrap_or_else(|| panic!("{line}"));
             let numbers: Vec<&str> = numbers.split_whitespace().collect();
             let [count, "×", weight, "=", share] = numbers[..] else {
@@ -1798,19 +1802,30 @@ fn eval_takes_the_evaluation_apart() {
                 weight.parse().unwrap(),
                 share.parse().unwrap(),
             );
-            assert_eq!((count, weight), (expected[i], WEIGHTS[i]), "{line}");
+            assert_eq!((count, weight), (expected[term], FITTED[term]), "{line}");
             assert_eq!(share, count * weight, "{line}");
             total += share;
         }
         let flip = if side == "White" { 1 } else { -1 };
-        assert_eq!(expected[10], flip, "a pawn more in White's pile");
-        assert_eq!(expected[15], -flip, "a black pawn beside White's king");
-        assert_eq!(total, centipawns(&pos));
+        assert_eq!(
+            expected[Term::PawnInPile],
+            flip,
+            "a pawn more in White's pile"
+        );
+        assert_eq!(
+            expected[Term::OwnTilesByEnemyKing],
+            -flip,
+            "a black pawn beside White's king"
+        );
+        assert_eq!(total, HandMade.centipawns(&pos));
         assert_eq!(out[FEATURES + 1], format!("Total: {total} cp"));
         let percent = |score: i32| 100.0 * expected_result(score);
         assert_eq!(
             out[FEATURES + 2],
-            format!("Static: {:.1}% for {side}", percent(evaluate(&pos, 0)))
+            format!(
+                "Static: {:.1}% for {side}",
+                percent(HandMade.score(&pos, 0))
+            )
         );
         let quiescence = LeafJudge::new(0).judge(&pos, None);
         assert_eq!(

@@ -258,7 +258,8 @@ fn ismcts_solves_the_mates_in_two_and_three() {
 /// turn passed to the opponent.
 #[test]
 fn the_leaf_judge_sees_every_mate_by_drawing() {
-    use chex::search::alphabeta::{LeafJudge, WIN};
+    use chex::search::alphabeta::LeafJudge;
+    use chex::search::score::WIN;
     let mut judge = LeafJudge::new(0);
     let mut kingless = 0;
     for entry in suite().iter().filter(|e| e.pending.is_none()) {

@@ -3,8 +3,8 @@
 //! and `status`. Everything here but [`say`] only formats.
 
 use crate::rules::{kind_name, Colour, GameEnd, Kind, Position};
-use crate::search::alphabeta::{expected_result, EvaluationTrace, WEIGHTS};
-use crate::search::features::NAMES;
+use crate::search::eval::EvaluationTrace;
+use crate::search::score::expected_result;
 use crate::search::{Action, ActionStats, Proven, Report};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -134,7 +134,8 @@ pub(super) fn evaluation_lines(pos: &Position) -> String {
     let trace = EvaluationTrace::of(pos);
     let side = pos.side_to_move();
     let mut out = format!("Evaluation for {side} to move: its counts less the other side's\n");
-    for ((name, count), weight) in NAMES.iter().zip(trace.features).zip(WEIGHTS) {
+    for (term, count, weight) in trace.lines() {
+        let name = term.name();
         let share = count * weight;
         let _ = writeln!(out, "{name:<50} {count:>3} × {weight:>4} = {share:>5}");
     }

@@ -11,7 +11,7 @@
 //! uniformly random tile of the public pile: the engine never looks at the
 //! hidden order.
 
-use super::eval::win_probability;
+use super::eval::playout::win_probability;
 use super::playout::{playout, Policy};
 use super::time::Clock;
 use super::{Action, ActionStats, Cadence, Player, Report, Request, FORCED_PLAYOUTS};

@@ -16,7 +16,8 @@
 //! - [`report`]: what a search says of itself;
 //! - [`mcts`]: the engine, an information-set Monte Carlo tree search;
 //! - [`alphabeta`]: the classical searcher, and the judge of the tree's
-//!   leaves; [`eval`] and [`features`]: the static evaluation;
+//!   leaves; [`eval`]: the static evaluation behind one interface;
+//! - [`score`]: the one scale of scores, centipawns and expected results;
 //! - [`mate`]: the forced-mate prover run before the tree search;
 //! - [`playout`]: random games; [`flat`] and [`baseline`]: the players
 //!   the tree search is measured against.
@@ -25,7 +26,6 @@ pub mod alphabeta;
 pub mod baseline;
 mod engine;
 pub mod eval;
-pub mod features;
 pub mod flat;
 pub mod mate;
 pub mod mcts;
@@ -33,6 +33,7 @@ pub mod params;
 pub mod playout;
 mod report;
 mod root;
+pub mod score;
 pub mod time;
 
 #[cfg(doc)]

@@ -2,7 +2,7 @@
 //! drawn game's, contempt included.
 
 use crate::rules::Colour;
-use crate::search::alphabeta::{expected_result, score_of_centipawns};
+use crate::search::score::{expected_result, from_centipawns};
 
 /// What a drawn game is worth to White: half a point, less the engine's
 /// contempt when the engine plays White (more when it plays Black), so
@@ -15,7 +15,7 @@ impl DrawValue {
     /// The value of a draw for a search by `engine` with `contempt`
     /// centipawns.
     pub(super) fn new(engine: Colour, contempt: i32) -> DrawValue {
-        let ours = expected_result(score_of_centipawns(-contempt)) as f32;
+        let ours = expected_result(from_centipawns(-contempt)) as f32;
         DrawValue(match engine {
             Colour::White => ours,
             Colour::Black => 1.0 - ours,

@@ -1,25 +1,17 @@
-//! A static evaluation for playouts cut short by their cap: material and
-//! pressure on the kings, turned into a win probability.
+//! The evaluation of playouts cut short by their cap: material and
+//! pressure on the kings, turned into a win probability on the crate's
+//! one logistic curve ([`crate::search::score`]).
 //!
 //! Material alone wins pieces but not games: once a side is far ahead
-//! every line looks equally won, and against weak play the search
-//! wandered into repetitions and the fifty-move rule instead of mating.
-//! So a large lead counts less and less (it still always counts for
-//! more), and the squares a side attacks around the enemy king add to
-//! its score, which gives the search a way to improve a won position.
+//! every line looks equally won, and a search on it wanders into
+//! repetitions instead of mating. So a large lead counts less and less
+//! (it still always counts for more), and the squares a side attacks
+//! around the enemy king add to its score, which gives the search a way
+//! to improve a won position.
 
+use super::value;
 use crate::rules::{Colour, Kind, Position};
-
-/// Pawn units of each kind. The king is never lost, so it counts nothing.
-pub const fn value(kind: Kind) -> i32 {
-    match kind {
-        Kind::King => 0,
-        Kind::Queen => 9,
-        Kind::Rook => 5,
-        Kind::Bishop | Kind::Knight => 3,
-        Kind::Pawn => 1,
-    }
-}
+use crate::search::score;
 
 /// `colour`'s material minus the opponent's, in pawns, counting tiles on
 /// the table and in the pile alike: only captures change it.
@@ -55,6 +47,11 @@ const MATERIAL_SCALE: f64 = 10.0;
 /// Pawns per attacked square around the enemy king.
 const PRESSURE: f64 = 0.5;
 
+/// A pawn of [`score()`]'s advantage in centipawns of the score scale:
+/// 0.4 of the logistic exponent a pawn, which makes a pawn worth about
+/// 10% of the result, as a pawn is worth to a playout cut short.
+pub const PAWN_CENTIPAWNS: f64 = 160.0;
+
 /// `colour`'s advantage in pawns: material, a large lead damped, plus the
 /// difference in pressure on the kings.
 pub fn score(pos: &Position, colour: Colour) -> f64 {
@@ -63,10 +60,11 @@ pub fn score(pos: &Position, colour: Colour) -> f64 {
     MATERIAL_SCALE * (material / MATERIAL_SCALE).tanh() + PRESSURE * pressure as f64
 }
 
-/// The chance that `colour` wins from here: a logistic curve on the
-/// [`score`], on which a pawn is worth about 10%.
+/// The chance that `colour` wins from here: [`score()`] in pawns of
+/// [`PAWN_CENTIPAWNS`] on the score scale's logistic curve.
 pub fn win_probability(pos: &Position, colour: Colour) -> f64 {
-    1.0 / (1.0 + (-0.4 * score(pos, colour)).exp())
+    // The exponent per pawn, 160 / 400 = 0.4 exactly as a double.
+    score::logistic(score(pos, colour) * (PAWN_CENTIPAWNS / score::LOGISTIC_SCALE))
 }
 
 #[cfg(test)]
@@ -85,6 +83,16 @@ mod tests {
         assert_eq!(material(&pos, Colour::White), -9);
         assert_eq!(material(&pos, Colour::Black), 9);
         assert!(win_probability(&pos, Colour::White) < 0.05);
+    }
+
+    #[test]
+    fn the_win_probability_is_the_old_curve_of_0_4_a_pawn() {
+        assert_eq!(PAWN_CENTIPAWNS / score::LOGISTIC_SCALE, 0.4);
+        for s in [-12.5f64, -3.0, -0.1, 0.0, 0.7, 1.0, 4.25, 20.0] {
+            let old = 1.0 / (1.0 + (-0.4 * s).exp());
+            let new = score::logistic(s * (PAWN_CENTIPAWNS / score::LOGISTIC_SCALE));
+            assert_eq!(old.to_bits(), new.to_bits(), "{s}");
+        }
     }
 
     #[test]

@@ -1,0 +1,156 @@
+//! The leaf judge: how the tree search values a leaf, by a shallow
+//! alpha-beta search from it, bounded by nodes alone.
+
+use super::search::{draws_that_cannot_be_placed, Budget, Searcher};
+use super::tt::Table;
+use crate::rules::{Colour, Kind, Move, MoveList, Position};
+use crate::search::eval::{Evaluator, HandMade};
+use crate::search::score::mate_in;
+use arrayvec::ArrayVec;
+
+/// The most nodes one judgement by the quiescence alone may search, past
+/// which it is the static evaluation; ten times more for each ply of
+/// search before it. A quiescence in check tries every evasion, and a
+/// rare position of captures that check upon evasions can grow it
+/// without end, which would leave the engine silent; an ordinary
+/// judgement takes a few hundred nodes, and none in the bench positions
+/// more than 5,000.
+const JUDGE_NODES: u64 = 20_000;
+
+/// Judges the leaves of the tree search by a shallow search: a searcher
+/// kept from one leaf to the next, its table and buffers with it.
+pub struct LeafJudge<E = HandMade> {
+    searcher: Searcher<'static, E>,
+    depth: i32,
+    nodes_limit: u64,
+}
+
+impl LeafJudge {
+    /// A judge by the hand-made evaluation, searching `depth` plies
+    /// before the quiescence (0: the quiescence alone), to which a draw
+    /// is even.
+    pub fn new(depth: i32) -> LeafJudge {
+        LeafJudge::with_contempt(depth, Colour::White, 0)
+    }
+
+    /// A judge by the hand-made evaluation that scores a drawn game, and
+    /// shrinks the evaluation of a stranded king towards it, as a search
+    /// by `engine` with `contempt` centipawns does.
+    pub fn with_contempt(depth: i32, engine: Colour, contempt: i32) -> LeafJudge {
+        LeafJudge::with_evaluator(HandMade, depth, engine, contempt)
+    }
+}
+
+impl<E: Evaluator> LeafJudge<E> {
+    /// [`LeafJudge::with_contempt`] by `evaluator`.
+    pub fn with_evaluator(evaluator: E, depth: i32, engine: Colour, contempt: i32) -> LeafJudge<E> {
+        let budget = Budget::nodes(u64::MAX);
+        let searcher = Searcher::new(evaluator, &Position::startpos(), &[], Table::new(1), budget)
+            .with_contempt(engine, contempt);
+        LeafJudge {
+            searcher,
+            depth,
+            nodes_limit: JUDGE_NODES * 10u64.pow(depth.clamp(0, 3) as u32),
+        }
+    }
+
+    /// The score of `pos` for its side to move, holding a drawn tile of
+    /// `pending` kind (if any). Repetitions before the leaf are not seen.
+    pub fn judge(&mut self, pos: &Position, pending: Option<Kind>) -> i32 {
+        self.set_position(pos);
+        self.judge_here(pending)
+    }
+
+    /// The score of drawing in `pos`, for its side to move (see
+    /// [`LeafJudge::judge_draw_here`]).
+    pub fn judge_draw(&mut self, pos: &Position) -> i32 {
+        self.set_position(pos);
+        self.judge_draw_here()
+    }
+
+    /// Makes `pos` the judge's own position, which the `_here` judgements
+    /// read. A caller judging many positions near one sets it once and
+    /// steps through them by [`LeafJudge::position_mut`], with no copy of
+    /// the position for each.
+    pub fn set_position(&mut self, pos: &Position) {
+        self.searcher.position_mut().clone_from(pos);
+    }
+
+    /// The judge's own position. A judgement leaves it as it found it.
+    pub fn position_mut(&mut self) -> &mut Position {
+        self.searcher.position_mut()
+    }
+
+    /// [`LeafJudge::judge`] of the judge's own position.
+    pub fn judge_here(&mut self, pending: Option<Kind>) -> i32 {
+        self.searcher.judge(pending, self.depth, self.nodes_limit)
+    }
+
+    /// The score of drawing in the judge's own position, for its side to
+    /// move. The drawer places a tile and the opponent moves next: the
+    /// opponent's score with the turn passed to it, as if the tile added
+    /// nothing, raised towards a mate by the drawn tile by the chance
+    /// that the tile mates by its placement (the threat the quiescence,
+    /// which places nothing, misses most). In check, where drawing is a
+    /// gamble on the kind, the position's own score, in which the
+    /// quiescence weighs that gamble.
+    pub fn judge_draw_here(&mut self) -> i32 {
+        if !self.searcher.position_mut().pass() {
+            return self.judge_here(None);
+        }
+        let score = -self.judge_here(None);
+        let pos = self.searcher.position_mut();
+        pos.pass();
+        let chance = mate_by_placement_chance(pos);
+        score + (chance * f64::from(mate_in(2) - score)).round() as i32
+    }
+
+    /// Nodes searched by this judge so far.
+    pub fn nodes(&self) -> u64 {
+        self.searcher.nodes()
+    }
+}
+
+/// The chance that the side to move, drawing now, mates by placing
+/// the tile it draws: the pile's share of the kinds with a checking
+/// placement that no step answers, each counted by the share of the
+/// opponent's draws that could not answer it either.
+fn mate_by_placement_chance(pos: &mut Position) -> f64 {
+    let pile = pos.pile(pos.side_to_move());
+    if pile.is_empty() || pos.in_check() {
+        return 0.0;
+    }
+    let mut list = MoveList::new();
+    pos.generate_checking_placements(pile, &mut list);
+    // The best mating chance of each kind: the pile holds six at most.
+    let mut chances: ArrayVec<(Kind, f64), 6> = ArrayVec::new();
+    for &mv in list.iter() {
+        let Move::Place { piece, .. } = mv else {
+            continue;
+        };
+        let undo = pos.make(mv);
+        let chance = unanswered_check_chance(pos);
+        pos.unmake(mv, undo);
+        match chances.iter_mut().find(|(k, _)| *k == piece.kind) {
+            Some((_, best)) => *best = best.max(chance),
+            None => chances.push((piece.kind, chance)),
+        }
+    }
+    let mating: f64 = chances
+        .iter()
+        .map(|&(kind, chance)| pile.count(kind) as f64 * chance)
+        .sum();
+    mating / pile.len() as f64
+}
+
+/// For a side to move in check: the chance it cannot answer, 0 when a
+/// step does, else the share of its draws that cannot be placed.
+fn unanswered_check_chance(pos: &mut Position) -> f64 {
+    if pos.has_legal_step() {
+        return 0.0;
+    }
+    match pos.pile(pos.side_to_move()).len() {
+        0 => 1.0,
+        total => f64::from(draws_that_cannot_be_placed(pos)) / total as f64,
+    }
+}
