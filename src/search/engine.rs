@@ -1,7 +1,8 @@
 //! The engine's search state, owned by whoever runs its searches (the
 //! protocol's session, a match, a test) rather than kept in statics: the
-//! last search's tree, which the next one starts from, and the worker
-//! pool. A new game clears what the last game left.
+//! last search's tree, which the next one starts from, the alpha-beta
+//! searcher's transposition table, and the worker pool. A new game
+//! clears what the last game left.
 
 use super::{alphabeta, baseline, flat, mcts, root_actions, Action, ActionStats, Player};
 use super::{Report, Request};
@@ -18,6 +19,8 @@ pub struct Engine {
     /// of as many threads: starting threads for every `go` is time taken
     /// from the move.
     pool: Mutex<Option<Arc<rayon::ThreadPool>>>,
+    /// The transposition table of the last alpha-beta search.
+    table: Mutex<Option<alphabeta::Table>>,
 }
 
 /// Locks `mutex`, whose data a panicking search cannot leave half
@@ -36,6 +39,7 @@ impl Engine {
     /// afresh.
     pub fn new_game(&self) {
         *lock(&self.tree) = None;
+        *lock(&self.table) = None;
     }
 
     /// A pool of `workers` threads, or `None` for none (or if none could
@@ -83,7 +87,7 @@ impl Engine {
                 *lock(&self.tree) = Some(tree);
                 choice?
             }
-            Player::Alphabeta => alphabeta::search(request, stop, report)?,
+            Player::Alphabeta => alphabeta::search(request, &mut lock(&self.table), stop, report)?,
             Player::Ucb | Player::Flat => {
                 flat::search(request, &actions, pool.as_deref(), stop, report)
             }

@@ -37,15 +37,14 @@ mod ordering;
 mod search;
 mod tt;
 
-pub use judge::LeafJudge;
-
 use super::eval::{Evaluator, HandMade};
 use super::score::{self, mate_in, mated_in, MATE_BOUND, MAX_PLY};
 use super::time::Clock;
 use super::{Action, ActionStats, Proven, Report, Request};
+pub use judge::LeafJudge;
 use search::{Aborted, Budget, Deadline, Searcher, INFINITY};
 use std::sync::atomic::AtomicBool;
-use tt::Table;
+pub use tt::Table;
 
 /// The nodes a forced move (a single action) is searched at most, for its
 /// score: enough to see a mate of a turn or two after it, in a few
@@ -56,18 +55,23 @@ const FORCED_NODES: u64 = 50_000;
 /// deepening until the limits end it, and returns the best action of the
 /// deepest search finished (or of the deeper one under way, when it has
 /// found better).
+///
+/// `kept` holds the last search's table, taken when it has the size
+/// asked for, and this search's table afterwards.
 pub fn search(
     request: &Request,
+    kept: &mut Option<Table>,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Report),
 ) -> Option<Action> {
-    search_with(HandMade, request, stop, report)
+    search_with(HandMade, request, kept, stop, report)
 }
 
 /// [`search`] by `evaluator`.
 pub fn search_with<E: Evaluator>(
     evaluator: E,
     request: &Request,
+    kept: &mut Option<Table>,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Report),
 ) -> Option<Action> {
@@ -83,7 +87,11 @@ pub fn search_with<E: Evaluator>(
         nodes: limits.nodes.unwrap_or(u64::MAX),
         deadline: Some(Deadline { clock, stop }),
     };
-    let table = kept_table(params.hash_mib.min(TABLE_MIB_LIMIT));
+    let mib = params.hash_mib.min(TABLE_MIB_LIMIT);
+    let table = match kept.take() {
+        Some(table) if table.mib == mib => table,
+        _ => Table::new(mib),
+    };
     let mut searcher = Searcher::new(evaluator, pos, history, table, budget)
         .with_contempt(pos.side_to_move(), params.contempt);
     let mut actions = searcher.root(pending);
@@ -149,35 +157,13 @@ pub fn search_with<E: Evaluator>(
         }
         depth += 1;
     }
-    keep_table(searcher.into_table());
+    *kept = Some(searcher.into_table());
     Some(best.0)
 }
 
 /// The most memory the table takes, in MiB: a larger one is slow to
 /// allocate and gains little at the depths reached.
 const TABLE_MIB_LIMIT: usize = 64;
-
-/// The table of the last search, kept for the next one: most of what the
-/// last move's search learned is about the positions of this one.
-static KEPT_TABLE: std::sync::Mutex<Option<Table>> = std::sync::Mutex::new(None);
-
-/// The kept table if it has the size asked for, else a new one.
-fn kept_table(mib: usize) -> Table {
-    let kept = KEPT_TABLE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .take();
-    match kept {
-        Some(table) if table.mib == mib => table,
-        _ => Table::new(mib),
-    }
-}
-
-fn keep_table(table: Table) {
-    *KEPT_TABLE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(table);
-}
 
 /// The report of a search: every root action, best first, its score as an
 /// expected result.
@@ -263,15 +249,7 @@ mod tests {
             seed: 1,
             player: crate::search::Player::Alphabeta,
             hash_mib: 1,
-            exploration: 1.4,
-            playout_cap: 10,
-            move_overhead: 0,
-            multipv: 1,
-            policy: crate::search::playout::Policy::Uniform,
-            leaf_depth: 0,
-            minimax_weight: 0.5,
-            hybrid_exploration: 0.1,
-            contempt: 0,
+            ..crate::search::Params::default()
         };
         for _game in 0..300 {
             let mut pos = Position::startpos();
@@ -283,7 +261,7 @@ mod tests {
                 if mating {
                     found += 1;
                     let request = Request::new(&pos, &limits, &params);
-                    let choice = search(&request, &stop, &mut |_| {});
+                    let choice = search(&request, &mut None, &stop, &mut |_| {});
                     let Some(Action::Play(mv)) = choice else {
                         panic!("{pos}: no move chosen");
                     };

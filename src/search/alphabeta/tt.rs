@@ -58,8 +58,10 @@ impl Entry {
 
 /// The transposition table: one entry for each value of a key's low bits,
 /// replaced when the new result is at least as deep or of another
-/// position.
-pub(super) struct Table {
+/// position. A search's caller keeps it for the next search (see
+/// [`crate::search::Engine`]): most of what one move's search learned is
+/// about the positions of the next.
+pub struct Table {
     entries: Vec<Option<Entry>>,
     mask: usize,
     /// The size asked for, in MiB (0: a table of one entry).
