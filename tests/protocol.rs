@@ -1769,7 +1769,7 @@ fn eval_takes_the_evaluation_apart() {
     use chex::search::eval::terms::{Term, Terms};
     use chex::search::eval::weights::FITTED;
     use chex::search::eval::{Evaluator, HandMade};
-    use chex::search::score::expected_result;
+    use chex::search::score::{centipawns_of_expected, expected_result};
     const FEATURES: usize = Term::COUNT;
     let mut e = Engine::start();
     // White's lone king beside a black pawn: Black's pawn counts against
@@ -1819,18 +1819,24 @@ fn eval_takes_the_evaluation_apart() {
         );
         assert_eq!(total, HandMade.centipawns(&pos));
         assert_eq!(out[FEATURES + 1], format!("Total: {total} cp"));
-        let percent = |score: i32| 100.0 * expected_result(score);
+        // Each estimate as `info` would print it: its centipawns on the
+        // one curve, then the expected result.
+        let estimate = |score: i32| {
+            let p = expected_result(score);
+            format!(
+                "{} cp, {:.1}% for {side}",
+                centipawns_of_expected(p),
+                100.0 * p
+            )
+        };
         assert_eq!(
             out[FEATURES + 2],
-            format!(
-                "Static: {:.1}% for {side}",
-                percent(HandMade.score(&pos, 0))
-            )
+            format!("Static: {}", estimate(HandMade.score(&pos, 0)))
         );
         let quiescence = LeafJudge::new(0).judge(&pos, None);
         assert_eq!(
             out[FEATURES + 3],
-            format!("Quiescence: {:.1}% for {side}", percent(quiescence))
+            format!("Quiescence: {}", estimate(quiescence))
         );
     }
 

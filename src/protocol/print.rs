@@ -4,7 +4,7 @@
 
 use crate::rules::{kind_name, Colour, GameEnd, Kind, Position};
 use crate::search::eval::EvaluationTrace;
-use crate::search::score::expected_result;
+use crate::search::score::{centipawns_of_expected, expected_result};
 use crate::search::{Action, ActionStats, Proven, Report};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -149,20 +149,18 @@ pub(super) fn evaluation_lines(pos: &Position) -> String {
             "Stranded king: {colour}'s, drawn now, would have no square (a draw nears)"
         );
     }
-    let percent = |score: i32| 100.0 * expected_result(score);
-    let _ = writeln!(out, "Static: {:.1}% for {side}", percent(trace.score));
-    let _ = write!(
-        out,
-        "Quiescence: {:.1}% for {side}",
-        percent(trace.quiescence)
-    );
+    // Each as `info` would print a search whose estimate it was.
+    let estimate = |score: i32| {
+        let p = expected_result(score);
+        format!(
+            "{} cp, {:.1}% for {side}",
+            centipawns_of_expected(p),
+            100.0 * p
+        )
+    };
+    let _ = writeln!(out, "Static: {}", estimate(trace.score));
+    let _ = write!(out, "Quiescence: {}", estimate(trace.quiescence));
     out
-}
-
-/// A win probability as centipawns, on the curve where 0.5 is 0.
-fn centipawns(p: f64) -> i64 {
-    let p = p.clamp(0.001, 0.999);
-    (400.0 * (p / (1.0 - p)).log10()).round() as i64
 }
 
 /// The `score` of an action: `mate N` when the search has proven a win
@@ -175,7 +173,7 @@ fn score(stats: &ActionStats) -> String {
             Some(n) => format!("mate {n}"),
             None => "cp 0".to_string(),
         },
-        None => format!("cp {}", centipawns(stats.value())),
+        None => format!("cp {}", centipawns_of_expected(stats.value())),
     }
 }
 
@@ -285,7 +283,7 @@ mod tests {
             .filter_map(|l| l.split(" nodes ").next())
             .map(String::from)
             .collect();
-        let cp = centipawns(0.6);
+        let cp = centipawns_of_expected(0.6);
         assert_eq!(
             heads[..6],
             [
@@ -318,10 +316,55 @@ mod tests {
         assert_eq!(wdl(&stats(1.0, 0.0, 0.0)), [1000, 0, 0]);
     }
 
+    /// `eval` and `info` print one value for one estimate: the static
+    /// evaluation's and the quiescence's expected results, in
+    /// centipawns as `eval` prints them, are what `score cp` says of a
+    /// search whose mean result they are; and with no king stranded the
+    /// static one is the features' sum, for the scale is the one curve.
     #[test]
-    fn centipawn_curve() {
-        assert_eq!(centipawns(0.5), 0);
-        assert!(centipawns(0.75) > 150 && centipawns(0.75) < 250);
-        assert_eq!(centipawns(0.25), -centipawns(0.75));
+    fn eval_and_info_print_one_value_for_one_estimate() {
+        for pos in crate::bench::positions() {
+            let trace = EvaluationTrace::of(&pos);
+            let printed = evaluation_lines(&pos);
+            for (name, score) in [
+                ("Static: ", trace.score),
+                ("Quiescence: ", trace.quiescence),
+            ] {
+                let line = printed.lines().find(|l| l.starts_with(name)).unwrap();
+                let cp: i32 = line[name.len()..]
+                    .split(" cp")
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                let p = expected_result(score);
+                let report = Report {
+                    actions: vec![ActionStats {
+                        action: Action::Draw,
+                        visits: 1000,
+                        wins: 1000.0 * p,
+                        draws: 0.0,
+                        losses: 1000.0 * (1.0 - p),
+                        pv: Vec::new(),
+                        proven: None,
+                    }],
+                    nodes: 1000,
+                    plies: 0,
+                    elapsed: std::time::Duration::ZERO,
+                };
+                let info = info_lines(&report, 1, false);
+                assert!(
+                    info.starts_with(&format!("info multipv 1 score cp {cp} nodes")),
+                    "{pos}: {line} but {info}"
+                );
+                if name == "Static: " && !trace.stranded.contains(&true) {
+                    assert!(
+                        (cp - trace.centipawns).abs() <= 1,
+                        "{pos}: {line}, total {}",
+                        trace.centipawns
+                    );
+                }
+            }
+        }
     }
 }
