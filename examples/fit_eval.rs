@@ -7,8 +7,8 @@
 //! the position samples `chex match --positions` writes (a few positions
 //! a game, so that many more games fit in memory), in any mix, and prints
 //! the fitted weights, in centipawns, as the `(term, weight)` pairs of
-//! `eval::weights::FITTED`. Only quiet positions are fitted: those where the quiescence
-//! search agrees with the static evaluation.
+//! `eval::weights::FITTED`. Only quiet positions are fitted: those where
+//! the quiescence search agrees with the static evaluation.
 //!
 //! `--without=I,J` fits with features I and J (their indices in
 //! `Term::ALL`) held at zero, so that the log loss of a feature set
@@ -24,10 +24,10 @@ use chex::search::eval::terms::{Term, Terms};
 use chex::search::eval::weights::FITTED;
 use chex::search::eval::{Evaluator, HandMade};
 use chex::search::score::{logistic, LOGISTIC_SCALE};
+use std::io::BufRead;
 
 /// How many features (terms) are fitted.
 const FEATURES: usize = Term::COUNT;
-use std::io::BufRead;
 
 fn main() {
     let mut samples: Vec<([f64; FEATURES], f64)> = Vec::new();

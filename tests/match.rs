@@ -983,9 +983,18 @@ fn pairs_played_alone_make_up_the_same_match_and_the_same_table() {
     assert_eq!(sorted(&whole_samples), sorted(&all_samples));
     for line in whole_samples.lines() {
         let s = chex::referee::PositionSample::from_json_line(line).unwrap();
-        assert_eq!(s.result, whole.game(s.game).result);
+        let record = whole.game(s.game);
+        assert_eq!(s.result, record.result);
         let p: chex::rules::Position = s.position.parse().unwrap();
         assert!(!p.in_check());
+        // The search's own value there, as the mover's record of it.
+        let value = s.value.unwrap_or_else(|| panic!("no value: {line}"));
+        assert!((0.0..=1.0).contains(&value), "{line}");
+        assert_eq!(Some(value), record.values[s.ply], "{line}");
+    }
+    for r in &whole.records {
+        assert_eq!(r.values.len(), r.moves.len(), "a value a turn: {r:?}");
+        assert!(r.values.iter().all(Option::is_some), "{r:?}");
     }
     assert!(whole_samples.lines().count() <= 6 * 5);
 

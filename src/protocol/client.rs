@@ -121,6 +121,21 @@ pub struct Info {
 }
 
 impl Info {
+    /// The expected result (0 to 1, a draw counting a half) for the side
+    /// to move that the line reports: its `wdl` when it has one, else
+    /// its score read back through the curve the engine printed it by
+    /// ([`crate::search::score`]), a mate as a win or a loss.
+    pub fn expected_result(&self) -> Option<f64> {
+        if let Some([w, d, l]) = self.wdl {
+            let total = f64::from(w + d + l);
+            return (total > 0.0).then(|| (f64::from(w) + 0.5 * f64::from(d)) / total);
+        }
+        match self.score? {
+            Score::Cp(cp) => Some(crate::search::score::expected_of_centipawns(cp as f64)),
+            Score::Mate(n) => Some(if n > 0 { 1.0 } else { 0.0 }),
+        }
+    }
+
     /// Reads an `info` line of the best action (`multipv 1` or none);
     /// other lines (`info string`, lesser multipv lines) give `None`.
     pub fn parse(line: &str) -> Option<Info> {
@@ -235,5 +250,21 @@ mod tests {
             "isready".to_string(),
         ];
         assert_eq!((ready.send, ready.answer), (expected, READYOK));
+    }
+
+    #[test]
+    fn an_info_line_says_what_it_expects() {
+        let expects = |line: &str| Info::parse(line).and_then(|i| i.expected_result());
+        assert_eq!(expects("info score cp 0 nodes 5 pv @"), Some(0.5));
+        let lead = expects("info score cp 400 nodes 5 pv @").unwrap();
+        assert!(
+            (lead - 1.0 / (1.0 + (-1.0f64).exp())).abs() < 1e-12,
+            "{lead}"
+        );
+        assert_eq!(expects("info score mate 2 nodes 5 pv @"), Some(1.0));
+        assert_eq!(expects("info score mate -1 nodes 5 pv @"), Some(0.0));
+        // The shares, when the line has them, are what it expects.
+        assert_eq!(expects("info score cp 400 wdl 500 200 300 pv @"), Some(0.6));
+        assert_eq!(expects("info nodes 5 pv @"), None);
     }
 }

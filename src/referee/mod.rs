@@ -11,7 +11,7 @@ mod sample;
 
 pub use deal::{Deal, DealError};
 pub use record::{GameRecord, RecordError, Side};
-pub use sample::{PositionSample, SKIP_PLIES};
+pub use sample::{DataSet, PositionSample, SKIP_PLIES};
 
 use crate::rules::{
     clip, kind_name, Colour, Game, GameEnd, Kind, Move, MoveList, MoveToken, Piece, Position,

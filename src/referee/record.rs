@@ -66,6 +66,13 @@ pub struct GameRecord {
     /// not. Empty when not timed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub answers_ms: Vec<Vec<u64>>,
+    /// What the mover's search expected for itself (0 to 1, a draw
+    /// counting a half) where each entry of `moves` began, from its last
+    /// `info` line before its answer: `null` where it said nothing. The
+    /// search's own value of the positions, beside the game's result,
+    /// for training an evaluation. Empty when not recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<Option<f64>>,
 }
 
 /// A record that cannot be read or replayed.
@@ -126,6 +133,7 @@ impl GameRecord {
             tc: String::new(),
             times_ms: Vec::new(),
             answers_ms: Vec::new(),
+            values: Vec::new(),
         }
     }
 

@@ -28,6 +28,11 @@ pub struct PositionSample {
     pub position: String,
     /// The game's final result: `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
+    /// What the search of the side to move expected here (0 to 1, a draw
+    /// counting a half), when the record says: the value a learned
+    /// evaluation is trained on beside the result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
 }
 
 impl PositionSample {
@@ -85,8 +90,55 @@ impl GameRecord {
                 ply,
                 position,
                 result: self.result.clone(),
+                value: self.values.get(ply).copied().flatten(),
             })
             .collect())
+    }
+}
+
+/// A data set for training an evaluation: samples split by game into
+/// training and validation, each position once.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DataSet {
+    /// The samples to train on.
+    pub training: Vec<PositionSample>,
+    /// The samples to measure on: from other games than the training
+    /// set's, and no position of the training set among them.
+    pub validation: Vec<PositionSample>,
+    /// Samples left out as repeats of a position already taken.
+    pub repeats: usize,
+}
+
+impl DataSet {
+    /// Splits `samples` by game, every `valid_every`-th game (by number)
+    /// to validation (none when 0), so that no game's positions feed
+    /// both sets; then keeps each position (by its key, the same wherever
+    /// on the table the group lies) once: its first sample in training,
+    /// else its first in validation. A sample whose position does not
+    /// parse is an error naming it.
+    pub fn split(samples: Vec<PositionSample>, valid_every: u64) -> Result<DataSet, String> {
+        let is_validation =
+            |s: &PositionSample| valid_every > 0 && s.game.is_multiple_of(valid_every);
+        let (validation, training): (Vec<_>, Vec<_>) = samples.into_iter().partition(is_validation);
+        let mut seen = std::collections::HashSet::new();
+        let mut set = DataSet::default();
+        for (samples, into) in [
+            (training, &mut set.training),
+            (validation, &mut set.validation),
+        ] {
+            for sample in samples {
+                let position: crate::rules::Position = sample
+                    .position
+                    .parse()
+                    .map_err(|e| format!("game {} ply {}: {e}", sample.game, sample.ply))?;
+                if seen.insert(position.hash()) {
+                    into.push(sample);
+                } else {
+                    set.repeats += 1;
+                }
+            }
+        }
+        Ok(set)
     }
 }
 
@@ -145,5 +197,36 @@ mod tests {
         let mut unfinished = record;
         unfinished.result = "*".into();
         assert!(unfinished.sample_positions(8).unwrap().is_empty());
+    }
+
+    /// No game feeds both sets, no position is taken twice, and a
+    /// position the training set holds is not measured on.
+    #[test]
+    fn a_data_set_is_split_by_game_and_holds_each_position_once() {
+        let sample = |game: u64, position: &str| PositionSample {
+            game,
+            ply: 5,
+            position: position.to_string(),
+            result: "1-0".to_string(),
+            value: Some(0.5),
+        };
+        let (a, b) = ("K0,0/P0,1/k0,2 w Q/q 0 9", "K0,0/N0,1/k0,2 w Q/q 0 9");
+        // `a` shifted along the table: the same position.
+        let a_moved = "K5,5/P5,6/k5,7 w Q/q 0 9";
+        let samples = vec![
+            sample(1, a),
+            sample(2, b),
+            sample(3, a_moved),
+            sample(4, a),
+            sample(8, b),
+            sample(12, "K0,0/B0,1/k0,2 w Q/q 0 9"),
+        ];
+        let set = DataSet::split(samples, 4).unwrap();
+        let games = |v: &[PositionSample]| v.iter().map(|s| s.game).collect::<Vec<_>>();
+        assert_eq!(games(&set.training), [1, 2]);
+        assert_eq!(games(&set.validation), [12]);
+        assert_eq!(set.repeats, 3);
+        let bad = DataSet::split(vec![sample(1, "K0,0 w")], 4).unwrap_err();
+        assert!(bad.contains("game 1 ply 5"), "{bad}");
     }
 }

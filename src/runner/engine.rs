@@ -229,11 +229,11 @@ impl EngineProcess {
     }
 
     /// Reads lines until one satisfies `wanted` and returns it; the lines
-    /// before it are dropped.
+    /// before it are dropped once `wanted` has seen them.
     pub fn wait_for(
         &mut self,
         deadline: Instant,
-        wanted: impl Fn(&str) -> bool,
+        mut wanted: impl FnMut(&str) -> bool,
     ) -> Result<String, EngineFailure> {
         loop {
             let line = self.next_line(deadline)?;

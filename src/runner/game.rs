@@ -8,7 +8,7 @@
 //! second `bestmove`) is never taken for the answer.
 
 use super::engine::{EngineFailure, EngineProcess};
-use crate::protocol::client::{bestmove, STOP};
+use crate::protocol::client::{bestmove, Info, STOP};
 use crate::referee::{GameRecord, Played, Referee, Side};
 use crate::rules::Colour;
 use std::time::{Duration, Instant};
@@ -91,6 +91,7 @@ pub fn play_game(
     };
     let mut times = Vec::new();
     let mut answers: Vec<Vec<u64>> = Vec::new();
+    let mut values: Vec<Option<f64>> = Vec::new();
     let mut forfeit: Option<(Colour, Forfeit)> = None;
 
     for colour in Colour::ALL {
@@ -104,6 +105,8 @@ pub fn play_game(
         let mover = referee.position().side_to_move();
         let engine = &mut *engines[mover.index()];
         let mut turn: Vec<u64> = Vec::new();
+        // What the mover's search expected where the turn began.
+        let mut turn_value = None;
         loop {
             let go = match limit {
                 Limit::Clock { inc_ms, .. } => format!(
@@ -120,17 +123,25 @@ pub fn play_game(
                 Limit::Nodes(_) => None,
             };
             let answer = ask(engine, &referee.position_command(), &go, allowed, judging);
-            let (token, ms) = match answer {
+            let Answer {
+                token,
+                ms,
+                expected,
+            } = match answer {
                 Ok(a) => a,
                 Err(f) => {
                     if referee.pending().is_some() {
                         times.push(turn.iter().sum());
+                        values.push(turn_value);
                         answers.push(turn);
                     }
                     forfeit = Some((mover, f));
                     break 'game;
                 }
             };
+            if turn.is_empty() {
+                turn_value = expected;
+            }
             turn.push(ms);
             if let Limit::Clock { .. } = limit {
                 clock[mover.index()] = (clock[mover.index()] - ms as i64).max(0);
@@ -138,6 +149,7 @@ pub fn play_game(
             match referee.play(&token) {
                 Ok(Played::Drew(_)) if referee.ending().is_some() => {
                     times.push(turn.iter().sum());
+                    values.push(turn_value);
                     answers.push(turn);
                     break 'game;
                 }
@@ -146,6 +158,7 @@ pub fn play_game(
                 Err(refusal) => {
                     if referee.pending().is_some() {
                         times.push(turn.iter().sum());
+                        values.push(turn_value);
                         answers.push(turn);
                     }
                     let shown = if token.is_empty() {
@@ -166,6 +179,7 @@ pub fn play_game(
             }
         }
         times.push(turn.iter().sum());
+        values.push(turn_value);
         answers.push(turn);
         if let Limit::Clock { inc_ms, .. } = limit {
             clock[mover.index()] += inc_ms as i64;
@@ -177,6 +191,7 @@ pub fn play_game(
     record.tc = limit.describe();
     record.times_ms = times;
     record.answers_ms = answers;
+    record.values = values;
     if let Some((loser, f)) = forfeit {
         restart[loser.index()] = f.restart;
         let reason = format!("{loser} forfeits: {}", f.reason);
@@ -185,15 +200,26 @@ pub fn play_game(
     GameOutcome { record, restart }
 }
 
-/// Shows the engine the game and asks for its answer. Returns the token
-/// and the milliseconds it took, or why the engine loses.
+/// An engine's answer to one `go`.
+struct Answer {
+    /// The action it chose.
+    token: String,
+    /// Milliseconds it took.
+    ms: u64,
+    /// What its last `info` line before the answer expected for the side
+    /// to move ([`Info::expected_result`]), if it said.
+    expected: Option<f64>,
+}
+
+/// Shows the engine the game and asks for its answer, or says why the
+/// engine loses.
 fn ask(
     engine: &mut EngineProcess,
     position: &str,
     go: &str,
     allowed_ms: Option<u64>,
     judging: Judging,
-) -> Result<(String, u64), Forfeit> {
+) -> Result<Answer, Forfeit> {
     // Idle first: whatever it printed since its last answer is dropped,
     // a second `bestmove` included. The clock starts after `readyok`.
     engine
@@ -212,7 +238,15 @@ fn ask(
     };
     let deadline = start + Duration::from_millis(limit_ms);
     let is_bestmove = |l: &str| bestmove(l).is_some();
-    match engine.wait_for(deadline, is_bestmove) {
+    let mut expected = None;
+    let answered = engine.wait_for(deadline, |l| {
+        if let Some(e) = Info::parse(l).and_then(|info| info.expected_result()) {
+            // Four decimals: finer than any search's estimate means.
+            expected = Some((e * 1e4).round() / 1e4);
+        }
+        is_bestmove(l)
+    });
+    match answered {
         Ok(line) => {
             let ms = start.elapsed().as_millis() as u64;
             if allowed_ms.is_some() && ms > limit_ms {
@@ -223,7 +257,11 @@ fn ask(
                 });
             }
             let token = bestmove(&line).unwrap_or("").to_string();
-            Ok((token, ms))
+            Ok(Answer {
+                token,
+                ms,
+                expected,
+            })
         }
         Err(EngineFailure::Silent) if allowed_ms.is_some() => {
             // Over time: the game is lost either way. An engine that
