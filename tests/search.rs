@@ -411,3 +411,30 @@ fn the_next_search_starts_from_the_subtree_of_the_line_played() {
     let after_new_game = search(&next, 1);
     assert!(after_new_game.nodes <= 1, "{} visits", after_new_game.nodes);
 }
+
+/// Below full strength the engine searches less and errs on purpose:
+/// at the lowest level its choice varies with the seed, stays among the
+/// legal actions, and comes after no more iterations than the level
+/// allows, whatever `go` asks.
+#[test]
+fn a_lower_skill_searches_less_and_varies_its_choice() {
+    let start = pos("P-1,6*/P0,5*/p1,4/P-1,3*/K1,3/k0,2/r2,2/N1,1/n-2,0/N0,0/B-3,-1/n-2,-1/Q0,-1/B-3,-2/p-1,-2*/p1,-2*/p2,-3* b -/- 5 59");
+    let legal = root_actions(&start, None);
+    let mut chosen = std::collections::HashSet::new();
+    for seed in 1..=20 {
+        let p = Params {
+            skill: 1,
+            ..params(1, seed)
+        };
+        let (choice, reports) = run(&start, None, &nodes(5000), &p);
+        let choice = choice.expect("an action");
+        assert!(legal.contains(&choice), "{choice}");
+        let searched = reports.last().expect("a report").nodes;
+        assert!(searched <= 8, "{searched} iterations at level 1");
+        chosen.insert(choice);
+    }
+    assert!(chosen.len() > 1, "always {chosen:?}");
+    // At full strength the limit is the one `go` gives.
+    let (_, reports) = run(&start, None, &nodes(5000), &params(1, 1));
+    assert!(reports.last().unwrap().nodes > 1000);
+}

@@ -4,7 +4,7 @@
 //! checks and sets through here.
 
 use crate::search::playout::Policy;
-use crate::search::{Params, Player};
+use crate::search::{skill, Params, Player};
 
 /// Writes a value, already checked against the option's type and range,
 /// into the options, or says why it cannot.
@@ -164,6 +164,16 @@ pub fn specs() -> Vec<OptionSpec> {
             o.params.contempt = v as i32;
             Ok(())
         }),
+        spin(
+            "Skill",
+            i64::from(d.skill),
+            1,
+            i64::from(skill::FULL_STRENGTH),
+            |o, v| {
+                o.params.skill = v as u8;
+                Ok(())
+            },
+        ),
         real("Exploration", d.exploration, 0.0, 100.0, |o, v| {
             o.params.exploration = v;
             Ok(())

@@ -4,9 +4,10 @@
 //! searcher's transposition table, and the worker pool. A new game
 //! clears what the last game left.
 
+use super::skill::Skill;
 use super::{alphabeta, baseline, flat, mcts, root_actions, Action, ActionStats, Player};
-use super::{Report, Request};
-use std::sync::atomic::{AtomicBool, Ordering};
+use super::{Limits, Report, Request};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -21,6 +22,9 @@ pub struct Engine {
     pool: Mutex<Option<Arc<rayon::ThreadPool>>>,
     /// The transposition table of the last alpha-beta search.
     table: Mutex<Option<alphabeta::Table>>,
+    /// How many new games there have been: a search that began before
+    /// the last keeps nothing for the new game.
+    games: AtomicU64,
 }
 
 /// Locks `mutex`, whose data a panicking search cannot leave half
@@ -38,8 +42,28 @@ impl Engine {
     /// Forgets what the last game's searches left: the next search starts
     /// afresh.
     pub fn new_game(&self) {
+        self.games.fetch_add(1, Ordering::Relaxed);
         *lock(&self.tree) = None;
         *lock(&self.table) = None;
+    }
+
+    /// Runs `search` with what `slot` kept from the last search, and
+    /// keeps what it leaves for the next unless a new game began
+    /// meanwhile. The slot is not held during the search, so that
+    /// `new_game` never waits for one.
+    fn with_kept<T, R>(
+        &self,
+        slot: &Mutex<Option<T>>,
+        search: impl FnOnce(Option<T>) -> (R, Option<T>),
+    ) -> R {
+        let game = self.games.load(Ordering::Relaxed);
+        let kept = lock(slot).take();
+        let (result, left) = search(kept);
+        let mut slot = lock(slot);
+        if self.games.load(Ordering::Relaxed) == game {
+            *slot = left;
+        }
+        result
     }
 
     /// A pool of `workers` threads, or `None` for none (or if none could
@@ -80,14 +104,33 @@ impl Engine {
         }
         let start = Instant::now();
         let pool = self.pool(params.threads.max(1) - 1);
-        let choice = match params.player {
-            Player::Ismcts => {
-                let kept = lock(&self.tree).take();
-                let (choice, tree) = mcts::search(request, kept, pool.as_deref(), stop, report);
-                *lock(&self.tree) = Some(tree);
-                choice?
+        // Below full strength the search is cut short, and what it
+        // learned is kept for the skill's choice.
+        let skill = Skill::of(params.skill);
+        let capped = skill.map(|s| Limits {
+            nodes: Some(request.limits.nodes.map_or(s.nodes, |n| n.min(s.nodes))),
+            ..*request.limits
+        });
+        let asked = request;
+        let request = &match &capped {
+            Some(limits) => Request { limits, ..*asked },
+            None => *asked,
+        };
+        let mut last = None;
+        let report = &mut |r: &Report| {
+            if skill.is_some() {
+                last = Some(r.clone());
             }
-            Player::Alphabeta => alphabeta::search(request, &mut lock(&self.table), stop, report)?,
+            report(r)
+        };
+        let choice = match params.player {
+            Player::Ismcts => self.with_kept(&self.tree, |kept| {
+                let (choice, tree) = mcts::search(request, kept, pool.as_deref(), stop, report);
+                (choice, Some(tree))
+            })?,
+            Player::Alphabeta => self.with_kept(&self.table, |mut table| {
+                (alphabeta::search(request, &mut table, stop, report), table)
+            })?,
             Player::Ucb | Player::Flat => {
                 flat::search(request, &actions, pool.as_deref(), stop, report)
             }
@@ -114,7 +157,13 @@ impl Engine {
                 choice
             }
         };
-        if request.is_endless() {
+        let choice = match (skill, last) {
+            (Some(skill), Some(last)) => skill
+                .choose(&last, request.seed() ^ pos.hash())
+                .unwrap_or(choice),
+            _ => choice,
+        };
+        if asked.is_endless() {
             while !stop.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));
             }

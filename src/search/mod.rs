@@ -19,6 +19,7 @@
 //!   leaves; [`eval`]: the static evaluation behind one interface;
 //! - [`score`]: the one scale of scores, centipawns and expected results;
 //! - [`mate`]: the forced-mate prover run before the tree search;
+//! - [`skill`]: playing below full strength;
 //! - [`playout`]: random games; [`flat`] and [`baseline`]: the players
 //!   the tree search is measured against.
 
@@ -34,6 +35,7 @@ pub mod playout;
 mod report;
 mod root;
 pub mod score;
+pub mod skill;
 pub mod time;
 
 #[cfg(doc)]

@@ -3,7 +3,7 @@
 //! bound them; their defaults are these.
 
 use super::playout::Policy;
-use super::Player;
+use super::{skill, Player};
 
 /// The engine's settings that shape a search.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +41,10 @@ pub struct Params {
     /// logistic curve): above 0 the engine avoids draws against what it
     /// takes for a weaker opponent, as a stronger side should.
     pub contempt: i32,
+    /// How well to play, 1 (a beginner's) to [`skill::FULL_STRENGTH`]:
+    /// below it the search is cut short and errs on purpose
+    /// ([`skill::Skill`]).
+    pub skill: u8,
 }
 
 /// The UCB1 constant of playouts: √2 is UCB1's own, for results in 0..1.
@@ -82,6 +86,7 @@ impl Default for Params {
             minimax_weight: DEFAULT_MINIMAX_WEIGHT,
             hybrid_exploration: DEFAULT_HYBRID_EXPLORATION,
             contempt: DEFAULT_CONTEMPT,
+            skill: skill::FULL_STRENGTH,
         }
     }
 }
