@@ -4,7 +4,7 @@
 //!
 //! They stay in the protocol rather than in [`crate::bench`] because the
 //! bench's search speed is that of the engine as it plays, with the
-//! protocol's default [`Options`]: [`crate::bench`] measures the rules and
+//! protocol's default [`Options`](super::options::Options): [`crate::bench`] measures the rules and
 //! the search and knows nothing of the protocol.
 
 use crate::rules::Position;

@@ -11,9 +11,10 @@
 //! search leaves for the next:
 //!
 //! - [`params`]: the settings that shape a search and their defaults;
-//! - [`root`]: what every player does at the root (actions, seed, clock,
-//!   forced moves); [`time`]: when to stop;
-//! - [`report`]: what a search says of itself;
+//! - `root.rs`: what every player does at the root (actions, seed,
+//!   clock, forced moves); [`time`]: when to stop;
+//! - `report.rs`: what a search says of itself ([`Report`]);
+//! - `engine.rs`: the [`Engine`], which owns what searches keep;
 //! - [`mcts`]: the engine, an information-set Monte Carlo tree search;
 //! - [`alphabeta`]: the classical searcher, and the judge of the tree's
 //!   leaves; [`eval`]: the static evaluation behind one interface;

@@ -54,7 +54,7 @@
 //!   exactly, when the game ends there), "draw" by the opponent's score
 //!   with the turn passed to it, the drawn tile counted as adding
 //!   nothing, raised by the chance that it mates by its placement
-//!   ([`LeafJudge::judge_draw`]), until the draw is first entered; then
+//!   ([`LeafJudge::judge_draw`](crate::search::alphabeta::LeafJudge::judge_draw)), until the draw is first entered; then
 //!   each kind the pile can bring is judged by the best placement of it.
 //!   The iteration backs up the opened node's value.
 //! - Every node keeps a minimax value for its mover: the best of its
@@ -128,20 +128,19 @@
 //! the `Contempt` option's share to the side the engine plays, and as
 //! much more to its opponent: the engine plays on against a side it
 //! leads rather than take a draw it cannot tell from an even game.
-
 //!
 //! # Where each part lives
 //!
-//! - [`node`]: one node as the threads share it, packed into atomics.
-//! - [`proof`] and [`outcome`]: what is proven of a node, what an
+//! - `node.rs`: one node as the threads share it, packed into atomics.
+//! - `proof.rs` and `outcome.rs`: what is proven of a node, what an
 //!   iteration's result and a drawn game are worth.
-//! - [`tree`]: the node array; claiming and opening nodes.
-//! - [`reuse`]: the subtree of the last search that the next starts from.
-//! - [`select`]: which child an iteration enters.
-//! - [`backup`]: minimax values and proofs carried up the path.
-//! - [`leaf`]: how a new leaf is valued, chosen once per search.
-//! - [`worker`]: one thread's iterations, in named phases.
-//! - [`report`]: the root's statistics as the search reports them.
+//! - `tree.rs`: the node array; claiming and opening nodes.
+//! - `reuse.rs`: the subtree of the last search that the next starts from.
+//! - `select.rs`: which child an iteration enters.
+//! - `backup.rs`: minimax values and proofs carried up the path.
+//! - `leaf.rs`: how a new leaf is valued, chosen once per search.
+//! - `worker.rs`: one thread's iterations, in named phases.
+//! - `report.rs`: the root's statistics as the search reports them.
 
 mod backup;
 mod leaf;
@@ -254,7 +253,7 @@ fn work(
 /// root action, with the tree for the next search to start from.
 ///
 /// `kept` is the last search's tree: its subtree is reused where the
-/// game has gone on along it ([`reuse`]), its node array in any case.
+/// game has gone on along it (`reuse.rs`), its node array in any case.
 /// `pool` holds the workers beside the calling thread (`None`: the
 /// calling thread searches alone).
 pub fn search(
