@@ -1,0 +1,95 @@
+//! The network's arithmetic on two lists of active inputs: a plain twin
+//! that every build compiles and tests, and an AVX2 path chosen at run
+//! time where the processor has it.
+//!
+//! Sums wrap (i16 accumulators, i32 output) in both, exactly as the AVX2
+//! adds do, so the two agree to the bit on any weights; the trainer keeps
+//! its weights small enough that a real net never wraps.
+
+use super::{Net, QA};
+
+/// `QA · QB` times the logit of the position whose side to move has the
+/// active inputs `ours` and the other side `theirs`.
+pub(super) fn output(net: &Net, ours: &[u16], theirs: &[u16]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, which is all `avx2::output`
+        // requires.
+        return unsafe { avx2::output(net, ours, theirs) };
+    }
+    plain(net, ours, theirs)
+}
+
+/// The plain twin: one hidden unit at a time.
+pub(super) fn plain(net: &Net, ours: &[u16], theirs: &[u16]) -> i32 {
+    (0..net.hidden).fold(net.b2, |out, unit| {
+        out.wrapping_add(contribution(net, unit, ours, theirs))
+    })
+}
+
+/// What hidden unit `unit` of both sides adds to the output.
+fn contribution(net: &Net, unit: usize, ours: &[u16], theirs: &[u16]) -> i32 {
+    let h = net.hidden;
+    let activation = |active: &[u16]| {
+        let acc = active.iter().fold(net.b1[unit], |acc, &i| {
+            acc.wrapping_add(net.w1[i as usize * h + unit])
+        });
+        i32::from(acc).clamp(0, QA)
+    };
+    let us = activation(ours) * i32::from(net.w2[unit]);
+    let them = activation(theirs) * i32::from(net.w2[h + unit]);
+    us.wrapping_add(them)
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(super) mod avx2 {
+    //! Sixteen hidden units at a time in 256-bit registers.
+
+    use super::{contribution, Net, QA};
+    use std::arch::x86_64::*;
+
+    /// Hidden units a register holds.
+    const LANES: usize = 16;
+
+    /// The sixteen `i16`s at the start of `weights`, which must hold them
+    /// (slicing checks it).
+    #[inline(always)]
+    unsafe fn load(weights: &[i16]) -> __m256i {
+        let sixteen = &weights[..LANES];
+        _mm256_loadu_si256(sixteen.as_ptr().cast())
+    }
+
+    /// [`super::plain`]'s result, sixteen units at a time and the units
+    /// past the last sixteen one by one.
+    ///
+    /// # Safety
+    /// The processor must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(in super::super) unsafe fn output(net: &Net, ours: &[u16], theirs: &[u16]) -> i32 {
+        let h = net.hidden;
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(QA as i16);
+        let accumulate = |start: usize, active: &[u16]| {
+            let mut acc = load(&net.b1[start..]);
+            for &i in active {
+                acc = _mm256_add_epi16(acc, load(&net.w1[i as usize * h + start..]));
+            }
+            _mm256_min_epi16(_mm256_max_epi16(acc, zero), top)
+        };
+        let mut sums = zero;
+        let whole = h / LANES * LANES;
+        for start in (0..whole).step_by(LANES) {
+            let us = accumulate(start, ours);
+            let them = accumulate(start, theirs);
+            // Activations are at most QA, so each pair of products fits.
+            sums = _mm256_add_epi32(sums, _mm256_madd_epi16(us, load(&net.w2[start..])));
+            sums = _mm256_add_epi32(sums, _mm256_madd_epi16(them, load(&net.w2[h + start..])));
+        }
+        let mut lanes = [0i32; 8];
+        _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sums);
+        let out = lanes.iter().fold(net.b2, |out, &l| out.wrapping_add(l));
+        (whole..h).fold(out, |out, unit| {
+            out.wrapping_add(contribution(net, unit, ours, theirs))
+        })
+    }
+}
