@@ -70,30 +70,30 @@ fn anchor(pos: &Position, perspective: Colour) -> Option<(Square, usize)> {
 /// square share an input; it is listed once, for the inputs are 0/1.
 pub fn active(pos: &Position, perspective: Colour) -> Active {
     let mut list = Active::new();
-    let mut clipped = false;
     if let Some((origin, kind)) = anchor(pos, perspective) {
         let forward = perspective.forward();
+        // Two tiles share an input only if one of them was clipped: those
+        // are kept aside and added after the others, each if not there.
+        let mut clipped = ArrayVec::<u16, 32>::new();
         for tile in pos.table_tiles() {
             let dx = tile.square.x - origin.x;
             let dy = (tile.square.y - origin.y) * forward;
-            clipped |= dx.abs() > REACH || dy.abs() > REACH;
+            let far = dx.abs() > REACH || dy.abs() > REACH;
             let dx = dx.clamp(-REACH, REACH) + REACH;
             let dy = dy.clamp(-REACH, REACH) + REACH;
             let feature =
                 relation(perspective, tile.piece.colour) * 6 + kind_number(tile.piece.kind);
-            let index = (feature * SPAN + dx as usize) * SPAN + dy as usize;
-            list.push(index as u16);
-        }
-        if clipped {
-            list.sort_unstable();
-            let mut kept = 0;
-            for i in 0..list.len() {
-                if i == 0 || list[i] != list[kept - 1] {
-                    list[kept] = list[i];
-                    kept += 1;
-                }
+            let index = ((feature * SPAN + dx as usize) * SPAN + dy as usize) as u16;
+            if far {
+                clipped.push(index);
+            } else {
+                list.push(index);
             }
-            list.truncate(kept);
+        }
+        for index in clipped {
+            if !list.contains(&index) {
+                list.push(index);
+            }
         }
         list.push((ANCHOR_BASE + kind) as u16);
     }
