@@ -216,6 +216,14 @@ impl Evaluator for Net {
     }
 }
 
+/// A borrowed net evaluates too, so that several searchers share one set
+/// of weights rather than each holding a copy.
+impl Evaluator for &Net {
+    fn centipawns(&self, pos: &Position) -> i32 {
+        Net::centipawns(self, pos)
+    }
+}
+
 /// The little-endian `u32` at `at`, if the bytes reach that far.
 fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
     let b = bytes.get(at..at + 4)?;

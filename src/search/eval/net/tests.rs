@@ -4,6 +4,7 @@
 use super::inputs::{active, INPUTS};
 use super::*;
 use crate::rules::{Colour, Piece, Pile, Square, Tile};
+use crate::search::alphabeta::LeafJudge;
 use crate::search::playout::{random_turn, Turn};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -184,6 +185,24 @@ fn a_bad_file_is_refused_with_the_reason() {
         .to_string(),
         "wrong net file size: expected 100 bytes, got 99"
     );
+}
+
+#[test]
+fn a_searcher_takes_a_net() {
+    // A net that says a quarter logit (100 cp) for whoever is to move:
+    // the leaf judge's quiescence (depth 0) stands pat on it, whatever
+    // it could capture.
+    let zero = |n: usize| vec![0; n];
+    let net = Net::from_weights(16, zero(INPUTS * 16), zero(16), zero(32), QA * QB / 4)
+        .expect("shapes fit");
+    let pos: Position = "K0,0/p0,1 w QRRBBNNPPPPPPPP/kqrrbbnnppppppp 0 2"
+        .parse()
+        .expect("valid");
+    assert_eq!(net.centipawns(&pos), 100);
+    let mut judge = LeafJudge::with_evaluator(&net, 0, Colour::White, 0);
+    assert_eq!(judge.judge(&pos, None), net.score(&pos, 0));
+    let mut owned = LeafJudge::with_evaluator(net.clone(), 0, Colour::White, 0);
+    assert_eq!(owned.judge(&pos, None), net.score(&pos, 0));
 }
 
 #[test]
