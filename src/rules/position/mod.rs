@@ -255,6 +255,13 @@ impl Position {
         tiles
     }
 
+    /// The tiles on the table in no set order, without allocating: for
+    /// a caller on the hot path that needs the tiles but not the
+    /// notation's order ([`Position::tiles`]).
+    pub fn table_tiles(&self) -> impl Iterator<Item = Tile> + '_ {
+        self.present.into_iter().map(|s| self.tile(s))
+    }
+
     /// The tile on `square`, if any.
     pub fn tile_at(&self, square: Square) -> Option<Tile> {
         self.slot_on(square).map(|slot| self.tile(slot))

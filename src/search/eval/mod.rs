@@ -5,9 +5,12 @@
 //!
 //! - [`terms`]: what the hand-made evaluation counts, each term named;
 //! - [`weights`]: the centipawns each count is worth, fitted to games;
+//! - [`net`]: a learned evaluation (docs/net.md), for a searcher given
+//!   one; the hand-made evaluation stays the engine's;
 //! - [`playout`]: the cruder material-and-pressure judgement of playouts
 //!   cut short by their cap.
 
+pub mod net;
 pub mod playout;
 pub mod terms;
 pub mod weights;

@@ -1,0 +1,93 @@
+//! Turns position samples into the learned evaluation's inputs
+//! (docs/net.md), so the trainer reads the engine's own encoding rather
+//! than a copy of it.
+//!
+//! `cargo run --release --example featurize -- IN.jsonl OUT.jsonl` reads
+//! the samples `chex match --positions` (or the `dataset` example) wrote
+//! and writes one line each:
+//! `{"stm":[...],"nstm":[...],"result":R,"value":V}`, the active inputs
+//! of the side to move's perspective and of the other's, the game's
+//! result for the side to move (1, 0.5 or 0) and the search's value for
+//! it, or null where the sample has none.
+
+use chex::referee::PositionSample;
+use chex::rules::{Colour, Position};
+use chex::search::eval::net::inputs;
+use serde::Serialize;
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+/// One line of the output.
+#[derive(Serialize)]
+struct Features {
+    stm: Vec<u16>,
+    nstm: Vec<u16>,
+    result: f64,
+    value: Option<f64>,
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("featurize: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [input, output] = &args[..] else {
+        return Err("usage: featurize IN.jsonl OUT.jsonl".to_string());
+    };
+    let reader = std::fs::File::open(input).map_err(|e| format!("{input}: {e}"))?;
+    let mut out = std::io::BufWriter::new(
+        std::fs::File::create(output).map_err(|e| format!("{output}: {e}"))?,
+    );
+    let mut written = 0;
+    for (i, line) in std::io::BufReader::new(reader).lines().enumerate() {
+        let line = line.map_err(|e| format!("{input}: {e}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let features = featurize(&line).map_err(|e| format!("{input} line {}: {e}", i + 1))?;
+        let json = serde_json::to_string(&features).map_err(|e| format!("{output}: {e}"))?;
+        writeln!(out, "{json}").map_err(|e| format!("{output}: {e}"))?;
+        written += 1;
+    }
+    out.flush().map_err(|e| format!("{output}: {e}"))?;
+    eprintln!("featurize: {written} positions written to {output}");
+    Ok(())
+}
+
+/// The features of one sample line.
+fn featurize(line: &str) -> Result<Features, String> {
+    let sample = PositionSample::from_json_line(line).map_err(|e| e.to_string())?;
+    let pos: Position = sample
+        .position
+        .parse()
+        .map_err(|e| format!("position {:?}: {e}", sample.position))?;
+    let white = match sample.result.as_str() {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        "1/2-1/2" => 0.5,
+        other => return Err(format!("result {other:?} is not 1-0, 0-1 or 1/2-1/2")),
+    };
+    let us = pos.side_to_move();
+    let result = match us {
+        Colour::White => white,
+        Colour::Black => 1.0 - white,
+    };
+    if let Some(v) = sample.value {
+        if !(0.0..=1.0).contains(&v) {
+            return Err(format!("value {v} is not between 0 and 1"));
+        }
+    }
+    Ok(Features {
+        stm: inputs::active(&pos, us).to_vec(),
+        nstm: inputs::active(&pos, us.opposite()).to_vec(),
+        result,
+        value: sample.value,
+    })
+}

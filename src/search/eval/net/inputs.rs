@@ -1,0 +1,214 @@
+//! The learned evaluation's input encoding (docs/net.md, "Inputs"): the
+//! active 0/1 inputs of a position seen from one colour's side.
+
+use crate::rules::{Colour, Kind, Position, Square};
+use arrayvec::ArrayVec;
+
+/// How many inputs a perspective has: 2700 tile inputs, 3 anchor kinds
+/// and 108 pile inputs.
+pub const INPUTS: usize = 2811;
+
+/// The most inputs a perspective has active at once: 32 tiles, an anchor
+/// and 12 piles.
+pub const MAX_ACTIVE: usize = 48;
+
+/// The active inputs of one perspective, in no set order and each once.
+pub type Active = ArrayVec<u16, MAX_ACTIVE>;
+
+/// How far a tile may be from the anchor along each axis before it is
+/// seen as that far.
+const REACH: i32 = 7;
+/// Squares along each axis of the tile inputs' window: `-7..=7`.
+const SPAN: usize = 15;
+/// The first anchor input: after the tile inputs.
+const ANCHOR_BASE: usize = 2 * 6 * SPAN * SPAN;
+/// The first pile input: after the three anchor inputs.
+const PILE_BASE: usize = ANCHOR_BASE + 3;
+/// A pile count is seen as at most this many.
+const PILE_CAP: u8 = 8;
+
+/// The spec's number for each kind (king 0 … pawn 5). Written out rather
+/// than taken from [`Kind::index`], so that a reordering of [`Kind`]
+/// cannot change the file format; a test checks that the two agree today.
+const fn kind_number(kind: Kind) -> usize {
+    match kind {
+        Kind::King => 0,
+        Kind::Queen => 1,
+        Kind::Rook => 2,
+        Kind::Bishop => 3,
+        Kind::Knight => 4,
+        Kind::Pawn => 5,
+    }
+}
+
+/// 0 for the perspective colour's tiles and pile, 1 for the other's.
+fn relation(perspective: Colour, owner: Colour) -> usize {
+    usize::from(owner != perspective)
+}
+
+/// The square everything is measured from, and its anchor kind: the
+/// perspective's king (0), else the other king (1), else the first tile
+/// in the perspective's order, smallest forward rank then smallest file
+/// (2). `None` on an empty table.
+fn anchor(pos: &Position, perspective: Colour) -> Option<(Square, usize)> {
+    if let Some(square) = pos.king_square(perspective) {
+        return Some((square, 0));
+    }
+    if let Some(square) = pos.king_square(perspective.opposite()) {
+        return Some((square, 1));
+    }
+    let forward = perspective.forward();
+    pos.table_tiles()
+        .map(|t| t.square)
+        .min_by_key(|s| (s.y * forward, s.x))
+        .map(|square| (square, 2))
+}
+
+/// The active inputs of `pos` seen from `perspective`'s side.
+///
+/// Two tiles of one kind and colour clipped onto the same window edge
+/// square share an input; it is listed once, for the inputs are 0/1.
+pub fn active(pos: &Position, perspective: Colour) -> Active {
+    let mut list = Active::new();
+    if let Some((origin, kind)) = anchor(pos, perspective) {
+        let forward = perspective.forward();
+        // Two tiles share an input only if one of them was clipped: those
+        // are kept aside and added after the others, each if not there.
+        let mut clipped = ArrayVec::<u16, 32>::new();
+        for tile in pos.table_tiles() {
+            let dx = tile.square.x - origin.x;
+            let dy = (tile.square.y - origin.y) * forward;
+            let far = dx.abs() > REACH || dy.abs() > REACH;
+            let dx = dx.clamp(-REACH, REACH) + REACH;
+            let dy = dy.clamp(-REACH, REACH) + REACH;
+            let feature =
+                relation(perspective, tile.piece.colour) * 6 + kind_number(tile.piece.kind);
+            let index = ((feature * SPAN + dx as usize) * SPAN + dy as usize) as u16;
+            if far {
+                clipped.push(index);
+            } else {
+                list.push(index);
+            }
+        }
+        for index in clipped {
+            if !list.contains(&index) {
+                list.push(index);
+            }
+        }
+        list.push((ANCHOR_BASE + kind) as u16);
+    }
+    for owner in [perspective, perspective.opposite()] {
+        let pile = pos.pile(owner);
+        for kind in Kind::ALL {
+            let feature = relation(perspective, owner) * 6 + kind_number(kind);
+            let count = pile.count(kind).min(PILE_CAP) as usize;
+            list.push((PILE_BASE + feature * (PILE_CAP as usize + 1) + count) as u16);
+        }
+    }
+    list
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::eval::net::tests::{mirrored, sample_positions, shifted};
+
+    fn sorted(list: Active) -> Vec<u16> {
+        let mut v = list.to_vec();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn kind_index_follows_the_spec_order() {
+        for kind in Kind::ALL {
+            assert_eq!(kind.index(), kind_number(kind), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_shifted_position_has_the_same_inputs() {
+        for pos in sample_positions() {
+            let shifted = shifted(&pos, 37, -1000);
+            for colour in Colour::ALL {
+                let (a, b) = (active(&pos, colour), active(&shifted, colour));
+                assert_eq!(sorted(a), sorted(b), "{pos}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_colour_mirror_swaps_the_perspectives() {
+        for pos in sample_positions() {
+            if pos.tile_count() == 0 {
+                continue;
+            }
+            let mirror = mirrored(&pos);
+            for colour in Colour::ALL {
+                let (a, b) = (active(&pos, colour), active(&mirror, colour.opposite()));
+                assert_eq!(sorted(a), sorted(b), "{pos}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_tile_an_anchor_and_twelve_piles_each_once_in_range() {
+        let mut clipped = 0;
+        for pos in sample_positions() {
+            for colour in Colour::ALL {
+                let list = active(&pos, colour);
+                assert!(list.iter().all(|&i| (i as usize) < INPUTS), "{pos}");
+                let set = sorted(list.clone());
+                let mut unique = set.clone();
+                unique.dedup();
+                assert_eq!(unique, set, "{pos}");
+                let anchor = usize::from(pos.tile_count() > 0);
+                let expected = pos.tile_count() as usize + anchor + 12;
+                // Only clipping merges tiles, so only it may shorten the list.
+                assert!(list.len() <= expected, "{pos}");
+                if list.len() < expected {
+                    clipped += 1;
+                }
+                if pos.king_square(Colour::White).is_some()
+                    && pos.king_square(Colour::Black).is_some()
+                {
+                    let on_window = pos.tiles().iter().all(|t| {
+                        let k = pos.king_square(colour).unwrap_or(t.square);
+                        (t.square.x - k.x).abs() <= REACH && (t.square.y - k.y).abs() <= REACH
+                    });
+                    if on_window {
+                        assert_eq!(list.len(), expected, "{pos}");
+                    }
+                }
+            }
+        }
+        // Not a requirement; printed so a reader sees how often it happens.
+        println!("{clipped} perspectives had tiles merged by clipping");
+    }
+
+    #[test]
+    fn hand_checked_indices() {
+        // White's king on 0,0 and Black's queen one square ahead of it
+        // (for White). Black's king is in the pile, so Black's anchor is
+        // White's king (kind 1), and Black sees its queen behind it.
+        let pos: Position = "q0,1/K0,0 w QRRBBNNPPPPPPPP/krrbbnnpppppppp 0 2"
+            .parse()
+            .expect("valid");
+        let white = sorted(active(&pos, Colour::White));
+        let black = sorted(active(&pos, Colour::Black));
+        // White: own king at 0,0; other queen (feature 7) at dx 0, dy +1.
+        assert!(white.contains(&(7 * 15 + 7)));
+        assert!(white.contains(&((7 * 15 + 7) * 15 + 8)));
+        assert!(white.contains(&2700));
+        // White's pile: queen count 1 → 2703 + 1·9 + 1; Black's king 1.
+        assert!(white.contains(&(2703 + 9 + 1)));
+        assert!(white.contains(&(2703 + 6 * 9 + 1)));
+        // Black: other king (feature 6) at 0,0; own queen at dy −1.
+        assert!(black.contains(&((6 * 15 + 7) * 15 + 7)));
+        assert!(black.contains(&((15 + 7) * 15 + 6)));
+        assert!(black.contains(&2701));
+        assert!(black.contains(&(2703 + 1)));
+        assert_eq!(white.len(), 2 + 1 + 12);
+        assert_eq!(black.len(), 2 + 1 + 12);
+    }
+}

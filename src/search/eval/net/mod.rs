@@ -1,0 +1,231 @@
+//! The learned evaluation (docs/net.md, version 1): the network, its file
+//! and its judgement of a position, behind the searchers' [`Evaluator`].
+//!
+//! - [`inputs`]: what the network sees of a position from each side;
+//! - `forward`: the network's arithmetic, plain and with AVX2.
+//!
+//! Both accumulators are summed from scratch at each call: at most 45
+//! active inputs a side make that cheaper than keeping them up to date
+//! through make and unmake would be worth for now.
+
+mod forward;
+pub mod inputs;
+#[cfg(test)]
+mod tests;
+
+use super::Evaluator;
+use crate::rules::Position;
+use inputs::INPUTS;
+use std::fmt;
+
+/// The scale of the first layer's weights and of the hidden activations:
+/// an activation of 1 is `QA`.
+pub const QA: i32 = 255;
+/// The scale of the output layer's weights.
+pub const QB: i32 = 64;
+/// The file's first eight bytes, naming the format and its version.
+pub const MAGIC: [u8; 8] = *b"CHEXNET1";
+/// Magic, input count and hidden size.
+const HEADER: usize = 16;
+/// How many centipawns a logit of 1 is worth (`search::score`: a lead of
+/// 400 cp expects `sigmoid(1)`).
+const CENTIPAWNS_PER_LOGIT: f64 = 400.0;
+
+/// Why a net file, or a set of weights, was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    /// Fewer bytes than the header takes.
+    Truncated {
+        /// The file's length.
+        got: usize,
+    },
+    /// The first eight bytes are not [`MAGIC`].
+    BadMagic,
+    /// The file's networks see another number of inputs than [`INPUTS`].
+    WrongInputs {
+        /// The input count the file gives.
+        got: u32,
+    },
+    /// The file's length is not what its hidden size makes it.
+    WrongSize {
+        /// The length the header implies.
+        expected: u64,
+        /// The file's length.
+        got: usize,
+    },
+    /// Weights handed to [`Net::from_weights`] whose lengths do not fit
+    /// one hidden size.
+    WrongShape {
+        /// The hidden size they were given with.
+        hidden: usize,
+    },
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::Truncated { got } => {
+                write!(
+                    f,
+                    "net file too short: {got} bytes, the header alone takes {HEADER}"
+                )
+            }
+            NetError::BadMagic => write!(f, "not a CHEX net file: bad magic (expected CHEXNET1)"),
+            NetError::WrongInputs { got } => {
+                write!(
+                    f,
+                    "wrong input count in net file: expected {INPUTS}, got {got}"
+                )
+            }
+            NetError::WrongSize { expected, got } => {
+                write!(
+                    f,
+                    "wrong net file size: expected {expected} bytes, got {got}"
+                )
+            }
+            NetError::WrongShape { hidden } => {
+                write!(f, "weights do not fit a hidden layer of {hidden}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// A learned evaluation: one hidden layer of `H` clipped-ReLU units fed by
+/// each side's inputs ([`inputs::active`]), the side to move's half of
+/// the output layer first, all in the file's integers.
+///
+/// Invariants: `w1` holds `INPUTS · H` weights, input-major; `b1` holds
+/// `H`; `w2` holds `2H`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Net {
+    hidden: usize,
+    w1: Vec<i16>,
+    b1: Vec<i16>,
+    w2: Vec<i16>,
+    b2: i32,
+}
+
+impl Net {
+    /// The net of these quantised weights (docs/net.md's scales): `w1`
+    /// input-major, `w2` the side to move's half first.
+    pub fn from_weights(
+        hidden: usize,
+        w1: Vec<i16>,
+        b1: Vec<i16>,
+        w2: Vec<i16>,
+        b2: i32,
+    ) -> Result<Net, NetError> {
+        let fits = Some(w1.len()) == INPUTS.checked_mul(hidden)
+            && b1.len() == hidden
+            && Some(w2.len()) == hidden.checked_mul(2);
+        if !fits {
+            return Err(NetError::WrongShape { hidden });
+        }
+        Ok(Net {
+            hidden,
+            w1,
+            b1,
+            w2,
+            b2,
+        })
+    }
+
+    /// Reads a net file (docs/net.md, "Quantisation and file").
+    pub fn from_bytes(bytes: &[u8]) -> Result<Net, NetError> {
+        let got = bytes.len();
+        let (Some(magic), Some(inputs), Some(hidden)) =
+            (bytes.get(..8), read_u32(bytes, 8), read_u32(bytes, 12))
+        else {
+            return Err(NetError::Truncated { got });
+        };
+        if magic != MAGIC {
+            return Err(NetError::BadMagic);
+        }
+        if inputs as usize != INPUTS {
+            return Err(NetError::WrongInputs { got: inputs });
+        }
+        let h = u64::from(hidden);
+        let expected = HEADER as u64 + 2 * (INPUTS as u64 * h + h + 2 * h) + 4;
+        if expected != got as u64 {
+            return Err(NetError::WrongSize { expected, got });
+        }
+        // The length matched, so every count below fits in memory.
+        let hidden = hidden as usize;
+        let mut rest = &bytes[HEADER..];
+        let mut take = |count: usize| -> Vec<i16> {
+            let (these, after) = rest.split_at(2 * count);
+            rest = after;
+            these
+                .chunks_exact(2)
+                .map(|b| i16::from_le_bytes([b[0], b[1]]))
+                .collect()
+        };
+        let w1 = take(INPUTS * hidden);
+        let b1 = take(hidden);
+        let w2 = take(2 * hidden);
+        let b2 = i32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
+        Net::from_weights(hidden, w1, b1, w2, b2)
+    }
+
+    /// The net as a file [`Net::from_bytes`] reads back.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(HEADER + 2 * (self.w1.len() + 3 * self.hidden) + 4);
+        bytes.extend_from_slice(&MAGIC);
+        bytes.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        for weights in [&self.w1, &self.b1, &self.w2] {
+            for w in weights.iter() {
+                bytes.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        bytes.extend_from_slice(&self.b2.to_le_bytes());
+        bytes
+    }
+
+    /// How many hidden units each side has.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The network's integer output for `pos`, `QA · QB` times the logit.
+    pub fn output(&self, pos: &Position) -> i32 {
+        let us = pos.side_to_move();
+        let ours = inputs::active(pos, us);
+        let theirs = inputs::active(pos, us.opposite());
+        forward::output(self, &ours, &theirs)
+    }
+
+    /// The side to move's expected result as a logit: `sigmoid` of it is
+    /// the expected result.
+    pub fn logit(&self, pos: &Position) -> f64 {
+        f64::from(self.output(pos)) / f64::from(QA * QB)
+    }
+
+    /// The evaluation in centipawns for the side to move: 400 times the
+    /// logit, rounded.
+    pub fn centipawns(&self, pos: &Position) -> i32 {
+        (CENTIPAWNS_PER_LOGIT * self.logit(pos)).round() as i32
+    }
+}
+
+impl Evaluator for Net {
+    fn centipawns(&self, pos: &Position) -> i32 {
+        Net::centipawns(self, pos)
+    }
+}
+
+/// A borrowed net evaluates too, so that several searchers share one set
+/// of weights rather than each holding a copy.
+impl Evaluator for &Net {
+    fn centipawns(&self, pos: &Position) -> i32 {
+        Net::centipawns(self, pos)
+    }
+}
+
+/// The little-endian `u32` at `at`, if the bytes reach that far.
+fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
+    let b = bytes.get(at..at + 4)?;
+    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}

@@ -1,0 +1,243 @@
+//! Tests of the net's file, arithmetic and perspective order, and of the
+//! AVX2 path against its plain twin.
+
+use super::inputs::{active, INPUTS};
+use super::*;
+use crate::rules::{Colour, Piece, Pile, Square, Tile};
+use crate::search::alphabeta::LeafJudge;
+use crate::search::playout::{random_turn, Turn};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The bench positions and the positions of a few random games.
+pub(super) fn sample_positions() -> Vec<Position> {
+    let mut all = crate::bench::positions();
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for _game in 0..12 {
+        let mut pos = Position::startpos();
+        all.push(pos.clone());
+        while let Turn::Play(mv) = random_turn(&mut pos, &mut rng) {
+            pos.make(mv);
+            all.push(pos.clone());
+            if pos.ending().is_some() {
+                break;
+            }
+        }
+    }
+    all
+}
+
+/// `pos` rebuilt from `tiles`, `side` and `piles`, its clocks kept.
+fn rebuilt(pos: &Position, tiles: &[Tile], side: Colour, piles: [Pile; 2]) -> Position {
+    Position::from_parts(
+        tiles,
+        side,
+        piles,
+        pos.halfmove_clock(),
+        pos.fullmove_number(),
+    )
+    .unwrap_or_else(|e| panic!("{pos}: {e}"))
+}
+
+/// `pos` moved `dx` files and `dy` ranks along the table.
+pub(super) fn shifted(pos: &Position, dx: i32, dy: i32) -> Position {
+    let tiles: Vec<Tile> = pos
+        .tiles()
+        .into_iter()
+        .map(|t| Tile {
+            square: t.square.offset(dx, dy),
+            ..t
+        })
+        .collect();
+    let piles = [pos.pile(Colour::White), pos.pile(Colour::Black)];
+    rebuilt(pos, &tiles, pos.side_to_move(), piles)
+}
+
+/// `pos` with the colours swapped and the ranks reflected: White's game
+/// played by Black. The start stays itself, for only White may begin.
+pub(super) fn mirrored(pos: &Position) -> Position {
+    if pos.tile_count() == 0 {
+        return pos.clone();
+    }
+    let tiles: Vec<Tile> = pos
+        .tiles()
+        .into_iter()
+        .map(|t| Tile {
+            square: Square::new(t.square.x, -t.square.y),
+            piece: Piece::new(t.piece.colour.opposite(), t.piece.kind),
+            moved: t.moved,
+        })
+        .collect();
+    let piles = [pos.pile(Colour::Black), pos.pile(Colour::White)];
+    rebuilt(pos, &tiles, pos.side_to_move().opposite(), piles)
+}
+
+/// A net of `hidden` units with weights drawn within `reach` of 0.
+fn random_net(hidden: usize, reach: i16, seed: u64) -> Net {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut draw = |n: usize, reach: i16| -> Vec<i16> {
+        (0..n).map(|_| rng.gen_range(-reach..=reach)).collect()
+    };
+    let w1 = draw(INPUTS * hidden, reach);
+    let b1 = draw(hidden, reach);
+    let w2 = draw(2 * hidden, 127);
+    Net::from_weights(hidden, w1, b1, w2, 12_345).expect("shapes fit")
+}
+
+/// The hidden size 1 net of the hand-checked test: one weight, on the
+/// input 'own queen at dx 0, dy +1'.
+fn one_queen_net() -> Net {
+    let mut w1 = vec![0; INPUTS];
+    w1[(15 + 7) * 15 + 8] = 200;
+    Net::from_weights(1, w1, vec![10], vec![32, -16], 1000).expect("shapes fit")
+}
+
+#[test]
+fn the_arithmetic_and_perspective_order_check_by_hand() {
+    let net = one_queen_net();
+    // White's queen stands just ahead of White's king, so only White's
+    // side sees the weight: White's unit is 10 + 200, Black's 10.
+    // White to move: 210 · 32 + 10 · (−16) + 1000 = 7560.
+    let white: Position = "k0,3/p0,2/Q0,1/K0,0 w RRBBNNPPPPPPPP/qrrbbnnppppppp 0 3"
+        .parse()
+        .expect("valid");
+    assert_eq!(net.output(&white), 7560);
+    assert_eq!(net.logit(&white), 7560.0 / 16320.0);
+    assert_eq!(net.centipawns(&white), 185);
+    // Black to move: 10 · 32 + 210 · (−16) + 1000 = −2040, logit −1/8.
+    let black: Position = "k0,2/Q0,1/K0,0 b RRBBNNPPPPPPPP/qrrbbnnpppppppp 0 3"
+        .parse()
+        .expect("valid");
+    assert_eq!(net.output(&black), -2040);
+    assert_eq!(net.logit(&black), -0.125);
+    assert_eq!(Evaluator::centipawns(&net, &black), -50);
+}
+
+#[test]
+fn a_net_reads_back_what_it_writes() {
+    let net = random_net(32, 500, 1);
+    let bytes = net.to_bytes();
+    assert_eq!(bytes.len(), 16 + 2 * (INPUTS * 32 + 32 + 64) + 4);
+    assert_eq!(&bytes[..8], b"CHEXNET1");
+    assert_eq!(Net::from_bytes(&bytes), Ok(net.clone()));
+    assert_eq!(net.hidden(), 32);
+    let tiny = one_queen_net();
+    assert_eq!(Net::from_bytes(&tiny.to_bytes()), Ok(tiny));
+}
+
+#[test]
+fn a_bad_file_is_refused_with_the_reason() {
+    let bytes = random_net(32, 500, 2).to_bytes();
+    let expected = bytes.len() as u64;
+    let short = &bytes[..bytes.len() - 1];
+    assert_eq!(
+        Net::from_bytes(short),
+        Err(NetError::WrongSize {
+            expected,
+            got: bytes.len() - 1
+        })
+    );
+    let mut long = bytes.clone();
+    long.push(0);
+    assert!(matches!(
+        Net::from_bytes(&long),
+        Err(NetError::WrongSize { .. })
+    ));
+    assert_eq!(
+        Net::from_bytes(&bytes[..10]),
+        Err(NetError::Truncated { got: 10 })
+    );
+    assert_eq!(Net::from_bytes(&[]), Err(NetError::Truncated { got: 0 }));
+    let mut magic = bytes.clone();
+    magic[7] = b'2';
+    assert_eq!(Net::from_bytes(&magic), Err(NetError::BadMagic));
+    let mut inputs = bytes.clone();
+    inputs[8..12].copy_from_slice(&2810u32.to_le_bytes());
+    assert_eq!(
+        Net::from_bytes(&inputs),
+        Err(NetError::WrongInputs { got: 2810 })
+    );
+    // A huge hidden size is a wrong size, not an allocation.
+    let mut huge = bytes.clone();
+    huge[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert!(matches!(
+        Net::from_bytes(&huge),
+        Err(NetError::WrongSize { .. })
+    ));
+    for error in [
+        NetError::Truncated { got: 3 },
+        NetError::BadMagic,
+        NetError::WrongInputs { got: 1 },
+        NetError::WrongSize {
+            expected: 9,
+            got: 8,
+        },
+        NetError::WrongShape { hidden: 4 },
+    ] {
+        let line = error.to_string();
+        assert!(!line.is_empty() && !line.contains('\n'), "{line}");
+    }
+    assert_eq!(
+        NetError::WrongSize {
+            expected: 100,
+            got: 99
+        }
+        .to_string(),
+        "wrong net file size: expected 100 bytes, got 99"
+    );
+}
+
+#[test]
+fn a_searcher_takes_a_net() {
+    // A net that says a quarter logit (100 cp) for whoever is to move:
+    // the leaf judge's quiescence (depth 0) stands pat on it, whatever
+    // it could capture.
+    let zero = |n: usize| vec![0; n];
+    let net = Net::from_weights(16, zero(INPUTS * 16), zero(16), zero(32), QA * QB / 4)
+        .expect("shapes fit");
+    let pos: Position = "K0,0/p0,1 w QRRBBNNPPPPPPPP/kqrrbbnnppppppp 0 2"
+        .parse()
+        .expect("valid");
+    assert_eq!(net.centipawns(&pos), 100);
+    let mut judge = LeafJudge::with_evaluator(&net, 0, Colour::White, 0);
+    assert_eq!(judge.judge(&pos, None), net.score(&pos, 0));
+    let mut owned = LeafJudge::with_evaluator(net.clone(), 0, Colour::White, 0);
+    assert_eq!(owned.judge(&pos, None), net.score(&pos, 0));
+}
+
+#[test]
+fn a_mirrored_or_shifted_position_has_the_same_evaluation() {
+    let net = random_net(32, 300, 3);
+    for pos in sample_positions() {
+        let out = net.output(&pos);
+        assert_eq!(net.output(&mirrored(&pos)), out, "{pos}");
+        assert_eq!(net.output(&shifted(&pos, -5, 77)), out, "{pos}");
+        let us = pos.side_to_move();
+        let (ours, theirs) = (active(&pos, us), active(&pos, us.opposite()));
+        assert_eq!(out, forward::plain(&net, &ours, &theirs), "{pos}");
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn avx2_and_the_plain_twin_agree_to_the_bit() {
+    if !is_x86_feature_detected!("avx2") {
+        println!("no AVX2 on this processor: only the plain twin runs");
+        return;
+    }
+    let positions = sample_positions();
+    // 104 is a block of 64, two registers of 16 and a tail of 8; full-range
+    // weights make the sums wrap, which both must do alike.
+    for (hidden, reach, seed) in [(32, 500, 4), (64, 500, 5), (104, 500, 6), (64, i16::MAX, 7)] {
+        let net = random_net(hidden, reach, seed);
+        for pos in &positions {
+            let us = pos.side_to_move();
+            let ours = active(pos, us);
+            let theirs = active(pos, us.opposite());
+            let plain = forward::plain(&net, &ours, &theirs);
+            // SAFETY: the processor has AVX2, checked above.
+            let fast = unsafe { forward::avx2::output(&net, &ours, &theirs) };
+            assert_eq!(plain, fast, "H {hidden}, {pos}");
+        }
+    }
+}
