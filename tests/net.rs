@@ -1,0 +1,175 @@
+//! The learned evaluation across its two languages (docs/net.md): the
+//! trainer (`tools/net`, Python with JAX, in a virtual environment under
+//! the target directory that `tools/net-venv` makes once, about 630 MB)
+//! learns, and the engine reads the net it writes and evaluates real
+//! positions as the trainer does. Skipped, saying so, only when `python3`
+//! is missing.
+
+use chex::rules::{Colour, Position};
+use chex::search::eval::net::{inputs, Net};
+use chex::search::playout::{random_turn, Turn};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The trainer's venv, made once per target directory.
+fn venv() -> Option<PathBuf> {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: python3 is missing, and the trainer needs it");
+        return None;
+    }
+    let venv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("net-venv");
+    let made = Command::new(Path::new(ROOT).join("tools/net-venv"))
+        .arg(&venv)
+        .output()
+        .expect("cannot run tools/net-venv");
+    assert!(
+        made.status.success(),
+        "tools/net-venv failed:\n{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    Some(venv)
+}
+
+/// Runs the trainer's Python with `args`; its stdout.
+fn python(venv: &Path, args: &[&str]) -> String {
+    let out = Command::new(venv.join("bin/python"))
+        .args(args)
+        .current_dir(ROOT)
+        .output()
+        .expect("cannot run the venv's python");
+    assert!(
+        out.status.success(),
+        "python {args:?} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Positions of random games, each a featurized line for the trainer
+/// (the side to move's result of the game; no search value).
+fn featurized(seed: u64, games: usize) -> (Vec<Position>, String) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut positions, mut lines) = (Vec::new(), String::new());
+    for _ in 0..games {
+        let mut pos = Position::startpos();
+        let mut seen = Vec::new();
+        let winner = loop {
+            if seen.len() >= 80 {
+                break None;
+            }
+            match random_turn(&mut pos, &mut rng) {
+                Turn::Play(mv) => {
+                    pos.make(mv);
+                    if let Some(end) = pos.ending() {
+                        break end.winner;
+                    }
+                    if !pos.in_check() {
+                        seen.push(pos.clone());
+                    }
+                }
+                Turn::Stuck(kind) => break pos.ending_when_stuck(kind).winner,
+                Turn::NoMove => break None,
+            }
+        };
+        for pos in seen.into_iter().step_by(7) {
+            let us = pos.side_to_move();
+            let result = match winner {
+                Some(w) if w == us => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            let list = |c: Colour| -> Vec<u16> { inputs::active(&pos, c).to_vec() };
+            let _ = writeln!(
+                lines,
+                r#"{{"stm":{:?},"nstm":{:?},"result":{result},"value":null}}"#,
+                list(us),
+                list(us.opposite())
+            );
+            positions.push(pos);
+        }
+    }
+    (positions, lines)
+}
+
+#[test]
+fn the_trainer_learns_and_the_engine_reads_its_net_as_it_does() {
+    let Some(venv) = venv() else { return };
+    // The trainer learns: below the constant predictor on held-out data,
+    // its integer logits those of its own float model.
+    let check = python(&venv, &["tools/net/selfcheck.py"]);
+    assert!(check.contains("selfcheck: OK"), "{check}");
+
+    // A net trained on real positions, read by the engine.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("net-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (_, train) = featurized(1, 40);
+    let (valid_positions, valid) = featurized(2, 10);
+    let (train_path, valid_path, net_path) = (
+        dir.join("train.jsonl"),
+        dir.join("valid.jsonl"),
+        dir.join("test.net"),
+    );
+    std::fs::write(&train_path, train).unwrap();
+    std::fs::write(&valid_path, &valid).unwrap();
+    let s = |p: &PathBuf| p.to_string_lossy().into_owned();
+    python(
+        &venv,
+        &[
+            "tools/net/train.py",
+            "--train",
+            &s(&train_path),
+            "--valid",
+            &s(&valid_path),
+            "--out",
+            &s(&net_path),
+            "--hidden",
+            "16",
+            "--epochs",
+            "2",
+            "--seed",
+            "1",
+        ],
+    );
+    let net =
+        Net::from_bytes(&std::fs::read(&net_path).unwrap()).expect("the engine reads the net");
+    assert_eq!(net.hidden(), 16);
+    let predicted = python(
+        &venv,
+        &[
+            "tools/net/train.py",
+            "--predict",
+            &s(&net_path),
+            "--data",
+            &s(&valid_path),
+            "--float",
+        ],
+    );
+    let predicted: Vec<(f64, f64)> = predicted
+        .lines()
+        .map(|l| {
+            let mut w = l.split_whitespace().map(|x| x.parse::<f64>().unwrap());
+            (w.next().unwrap(), w.next().unwrap())
+        })
+        .collect();
+    assert_eq!(predicted.len(), valid_positions.len());
+    assert!(valid_positions.len() > 50, "{}", valid_positions.len());
+    for (pos, (integer, float)) in valid_positions.iter().zip(&predicted) {
+        let logit = net.logit(pos);
+        // The same integer arithmetic, exactly; and the float model's
+        // value within what the quantisation can move it.
+        assert!(
+            (logit - integer).abs() < 1e-9,
+            "{pos}: engine {logit}, trainer {integer}"
+        );
+        assert!(
+            (logit - float).abs() < 0.25,
+            "{pos}: engine {logit}, float {float}"
+        );
+    }
+}
