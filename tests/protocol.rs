@@ -1964,3 +1964,61 @@ fn seeded_single_thread_search_is_reproducible() {
         assert!(reports >= 2, "{lines:?}");
     }
 }
+
+/// Issue 49: `EvalFile` loads a net, `Evaluation net` puts it to use,
+/// `eval` shows its verdict beside the hand-made terms; a bad file, or
+/// `net` with none loaded, is one error line and changes nothing.
+#[test]
+fn a_net_file_is_loaded_chosen_and_shown() {
+    use chex::search::eval::net::{inputs::INPUTS, Net};
+    let hidden = 4;
+    // A net that likes the side to move's queens on the table.
+    let mut w1 = vec![0i16; INPUTS * hidden];
+    for cell in 0..225 {
+        w1[(225 + cell) * hidden] = 200;
+    }
+    let net = Net::from_weights(
+        hidden,
+        w1,
+        vec![0; hidden],
+        vec![64, 0, 0, 0, -64, 0, 0, 0],
+        0,
+    )
+    .expect("a net of the right shape");
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let (good, bad) = (
+        dir.join("protocol-test.net"),
+        dir.join("protocol-test-bad.net"),
+    );
+    std::fs::write(&good, net.to_bytes()).unwrap();
+    std::fs::write(&bad, b"CHEXNET0 not a net").unwrap();
+
+    let mut e = Engine::start();
+    let msg = e.expect_error("setoption name Evaluation value net");
+    assert!(msg.contains("EvalFile"), "{msg}");
+    let msg = e.expect_error(&format!("setoption name EvalFile value {}", bad.display()));
+    assert!(msg.contains("magic"), "{msg}");
+    e.expect_silent("position fen K0,0/Q0,1/k1,2 w RRBBNNPPPPPPPP/qrrbbnnpppppppp 0 9");
+    let before = e.command("eval");
+    assert!(!before.iter().any(|l| l.starts_with("Net:")), "{before:?}");
+    e.expect_silent(&format!("setoption name EvalFile value {}", good.display()));
+    let after = e.command("eval");
+    let line = after.last().unwrap();
+    // One queen on the table, ours: 200 of 255 on one hidden unit, then
+    // 64 of 64 of it: a logit of 200/255, 314 cp.
+    assert_eq!(
+        line,
+        &format!(
+            "Net: 314 cp, {:.1}% for White",
+            100.0 / (1.0 + (-200.0f64 / 255.0).exp())
+        ),
+        "{after:?}"
+    );
+    e.expect_silent("setoption name Evaluation value net");
+    e.expect_silent("setoption name Threads value 1");
+    e.send("go nodes 300");
+    let lines = e.read_until("bestmove", WAIT);
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    e.expect_silent("setoption name EvalFile value <empty>");
+    assert!(!e.command("eval").iter().any(|l| l.starts_with("Net:")));
+}

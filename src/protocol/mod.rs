@@ -29,6 +29,7 @@ pub use input::MAX_LINE;
 
 use crate::rules::{Game, GameEnd, Kind, Position};
 use crate::search;
+use crate::search::eval::Evaluation;
 use command::Command;
 use input::{read_line, ReadError};
 use job::{JobKind, SearchJob, Worker};
@@ -166,7 +167,11 @@ impl Engine {
                 if self.pending.is_some() {
                     error("eval judges a position before the draw; a drawn tile is pending");
                 } else {
-                    say(&print::evaluation_lines(self.game.position()));
+                    let net = match &self.options.loaded_net {
+                        Evaluation::Net(net) => Some(net.as_ref()),
+                        Evaluation::HandMade => None,
+                    };
+                    say(&print::evaluation_lines(self.game.position(), net));
                 }
             }
             Command::Perft(depth) => {

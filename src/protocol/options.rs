@@ -3,8 +3,11 @@
 //! ([`Params::default`]); `uci` lists them from here and `setoption`
 //! checks and sets through here.
 
+use crate::search::eval::net::Net;
+use crate::search::eval::Evaluation;
 use crate::search::playout::Policy;
 use crate::search::{skill, Params, Player};
+use std::sync::Arc;
 
 /// Writes a value, already checked against the option's type and range,
 /// into the options, or says why it cannot.
@@ -52,7 +55,17 @@ pub enum OptionKind {
         /// Parses the word and puts it where it goes.
         set: fn(&mut Options, &str) -> Result<(), String>,
     },
+    /// Free text, such as a file's path; [`EMPTY`] stands for none.
+    Text {
+        /// The value at start-up.
+        default: &'static str,
+        /// Reads the text and puts it where it goes.
+        set: fn(&mut Options, &str) -> Result<(), String>,
+    },
 }
+
+/// The value of a text option that holds nothing, as UCI GUIs write it.
+pub const EMPTY: &str = "<empty>";
 
 /// One option as `uci` lists it.
 #[derive(Clone, Debug)]
@@ -71,6 +84,7 @@ impl OptionSpec {
             OptionKind::Check { default, .. } => default.to_string(),
             OptionKind::Real { default, .. } => default.to_string(),
             OptionKind::Combo { default, .. } => default.to_string(),
+            OptionKind::Text { default, .. } => default.to_string(),
         }
     }
 
@@ -98,8 +112,51 @@ impl OptionSpec {
                     self.name
                 )
             }
+            OptionKind::Text { default, .. } => {
+                format!("option name {} type string default {default}", self.name)
+            }
         }
     }
+}
+
+/// The values of the `Evaluation` option: the hand-made evaluation, or
+/// the net `EvalFile` loaded.
+const EVALUATIONS: [&str; 2] = ["hand", "net"];
+
+/// `EvalFile`: loads the net at `path` (docs/net.md) for `Evaluation
+/// net`, and puts it to use at once if that is the evaluation chosen;
+/// [`EMPTY`] unloads it, the hand-made evaluation then in use.
+fn load_net(o: &mut Options, path: &str) -> Result<(), String> {
+    if path.is_empty() || path == EMPTY {
+        o.loaded_net = Evaluation::HandMade;
+        o.params.evaluation = Evaluation::HandMade;
+        return Ok(());
+    }
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("option EvalFile: cannot read '{path}': {e}"))?;
+    let net = Net::from_bytes(&bytes).map_err(|e| format!("option EvalFile: '{path}': {e}"))?;
+    o.loaded_net = Evaluation::Net(Arc::new(net));
+    if o.params.evaluation != Evaluation::HandMade {
+        o.params.evaluation = o.loaded_net.clone();
+    }
+    Ok(())
+}
+
+/// `Evaluation`: `hand` or `net` (the one `EvalFile` loaded).
+fn choose_evaluation(o: &mut Options, value: &str) -> Result<(), String> {
+    o.params.evaluation = match value.to_ascii_lowercase().as_str() {
+        "hand" => Evaluation::HandMade,
+        "net" if o.loaded_net == Evaluation::HandMade => {
+            return Err("option Evaluation: no net loaded; set EvalFile first".to_string())
+        }
+        "net" => o.loaded_net.clone(),
+        _ => {
+            return Err(format!(
+                "option Evaluation takes hand or net, not '{value}'"
+            ))
+        }
+    };
+    Ok(())
 }
 
 /// The largest seed: 2^53 − 1, exact in every GUI's number type.
@@ -222,6 +279,21 @@ pub fn specs() -> Vec<OptionSpec> {
                 },
             },
         },
+        OptionSpec {
+            name: "EvalFile",
+            kind: OptionKind::Text {
+                default: EMPTY,
+                set: load_net,
+            },
+        },
+        OptionSpec {
+            name: "Evaluation",
+            kind: OptionKind::Combo {
+                default: EVALUATIONS[0],
+                values: EVALUATIONS.to_vec(),
+                set: choose_evaluation,
+            },
+        },
     ]
 }
 
@@ -234,6 +306,9 @@ pub struct Options {
     pub show_wdl: bool,
     /// Print every root action's statistics after a search.
     pub verbose_stats: bool,
+    /// The net `EvalFile` loaded, which `Evaluation net` uses
+    /// ([`Evaluation::HandMade`] while none is).
+    pub loaded_net: Evaluation,
 }
 
 impl Default for Options {
@@ -244,6 +319,7 @@ impl Default for Options {
             params: Params::default(),
             show_wdl: false,
             verbose_stats: false,
+            loaded_net: Evaluation::HandMade,
         }
     }
 }
@@ -295,7 +371,7 @@ impl Options {
                 };
                 set(self, v)?;
             }
-            OptionKind::Combo { set, .. } => set(self, value)?,
+            OptionKind::Combo { set, .. } | OptionKind::Text { set, .. } => set(self, value)?,
         }
         Ok(())
     }

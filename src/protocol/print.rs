@@ -3,8 +3,9 @@
 //! and `status`. Everything here but [`say`] only formats.
 
 use crate::rules::{kind_name, Colour, GameEnd, Kind, Position};
+use crate::search::eval::net::Net;
 use crate::search::eval::EvaluationTrace;
-use crate::search::score::{centipawns_of_expected, expected_result};
+use crate::search::score::{self, centipawns_of_expected, expected_result};
 use crate::search::{Action, ActionStats, Proven, Report};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -130,7 +131,8 @@ fn ending_word(end: GameEnd) -> &'static str {
 /// The `eval` report: each feature's count, weight and share in
 /// centipawns, their sum, and the two scores the search reads from it as
 /// expected results.
-pub(super) fn evaluation_lines(pos: &Position) -> String {
+/// With a net loaded, its verdict follows on a line of its own.
+pub(super) fn evaluation_lines(pos: &Position, net: Option<&Net>) -> String {
     let trace = EvaluationTrace::of(pos);
     let side = pos.side_to_move();
     let mut out = format!("Evaluation for {side} to move: its counts less the other side's\n");
@@ -160,6 +162,13 @@ pub(super) fn evaluation_lines(pos: &Position) -> String {
     };
     let _ = writeln!(out, "Static: {}", estimate(trace.score));
     let _ = write!(out, "Quiescence: {}", estimate(trace.quiescence));
+    if let Some(net) = net {
+        let _ = write!(
+            out,
+            "\nNet: {}",
+            estimate(score::from_centipawns(net.centipawns(pos)))
+        );
+    }
     out
 }
 
@@ -325,7 +334,7 @@ mod tests {
     fn eval_and_info_print_one_value_for_one_estimate() {
         for pos in crate::bench::positions() {
             let trace = EvaluationTrace::of(&pos);
-            let printed = evaluation_lines(&pos);
+            let printed = evaluation_lines(&pos, None);
             for (name, score) in [
                 ("Static: ", trace.score),
                 ("Quiescence: ", trace.quiescence),

@@ -2,6 +2,7 @@
 //! with. The protocol's options (`protocol/options.rs`) name them and
 //! bound them; their defaults are these.
 
+use super::eval::Evaluation;
 use super::playout::Policy;
 use super::{skill, Player};
 
@@ -45,6 +46,8 @@ pub struct Params {
     /// below it the search is cut short and errs on purpose
     /// ([`skill::Skill`]).
     pub skill: u8,
+    /// The static evaluation: the hand-made one, or a learned net.
+    pub evaluation: Evaluation,
 }
 
 /// The UCB1 constant of playouts: √2 is UCB1's own, for results in 0..1.
@@ -87,6 +90,7 @@ impl Default for Params {
             hybrid_exploration: DEFAULT_HYBRID_EXPLORATION,
             contempt: DEFAULT_CONTEMPT,
             skill: skill::FULL_STRENGTH,
+            evaluation: Evaluation::HandMade,
         }
     }
 }

@@ -37,7 +37,7 @@ mod ordering;
 mod search;
 mod tt;
 
-use super::eval::{Evaluator, HandMade};
+use super::eval::Evaluator;
 use super::score::{self, mate_in, mated_in, MATE_BOUND, MAX_PLY};
 use super::time::Clock;
 use super::{Action, ActionStats, Proven, Report, Request};
@@ -64,7 +64,8 @@ pub fn search(
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Report),
 ) -> Option<Action> {
-    search_with(HandMade, request, kept, stop, report)
+    let evaluation = request.params.evaluation.clone();
+    search_with(evaluation, request, kept, stop, report)
 }
 
 /// [`search`] by `evaluator`.

@@ -5,11 +5,13 @@
 //!
 //! - [`terms`]: what the hand-made evaluation counts, each term named;
 //! - [`weights`]: the centipawns each count is worth, fitted to games;
-//! - [`net`]: a learned evaluation (docs/net.md), for a searcher given
-//!   one; the hand-made evaluation stays the engine's;
+//! - [`net`]: a learned evaluation (docs/net.md);
+//! - [`Evaluation`]: which of the two a search uses (the `Evaluation`
+//!   and `EvalFile` options); the hand-made one by default;
 //! - [`playout`]: the cruder material-and-pressure judgement of playouts
 //!   cut short by their cap.
 
+mod choice;
 pub mod net;
 pub mod playout;
 pub mod terms;
@@ -20,6 +22,8 @@ use crate::search::alphabeta::LeafJudge;
 use crate::search::score;
 use terms::{stranded_kings, Term, Terms};
 use weights::FITTED;
+
+pub use choice::Evaluation;
 
 /// Pawn units of each kind, for ordering captures and for the playouts.
 /// The king is never lost, so it counts nothing.

@@ -11,6 +11,7 @@ use super::proof::Proof;
 use crate::rules::{is_third_occurrence, Colour, Kind, Move, MoveList, Piece, Position};
 use crate::search::alphabeta::LeafJudge;
 use crate::search::eval::playout::win_probability;
+use crate::search::eval::Evaluation;
 use crate::search::playout::{playout, Policy};
 use crate::search::score::expected_result;
 use crate::search::Params;
@@ -25,8 +26,9 @@ pub(super) fn judges_leaves(params: &Params) -> bool {
 
 /// The leaf judge of a search by `engine`: its draws, and the stranded
 /// kings it shrinks towards them, weigh what the tree's draws do.
-pub(super) fn judge_for(params: &Params, engine: Colour) -> LeafJudge {
-    LeafJudge::with_contempt(params.leaf_depth, engine, params.contempt)
+pub(super) fn judge_for(params: &Params, engine: Colour) -> LeafJudge<Evaluation> {
+    let evaluation = params.evaluation.clone();
+    LeafJudge::with_evaluator(evaluation, params.leaf_depth, engine, params.contempt)
 }
 
 /// How a random game from a leaf ended.
@@ -105,7 +107,7 @@ impl Actions {
         &mut self,
         pos: &Position,
         keys: &[u64],
-        judge: &mut LeafJudge,
+        judge: &mut LeafJudge<Evaluation>,
         draw: DrawValue,
     ) {
         self.values.clear();
@@ -166,7 +168,7 @@ pub(super) type Outcomes = (Kind, u8, f32, Status);
 /// placement, searched by `judge`), and whether the game ends there.
 pub(super) fn judge_outcomes(
     pos: &Position,
-    judge: &mut LeafJudge,
+    judge: &mut LeafJudge<Evaluation>,
     draw: DrawValue,
     out: &mut Vec<Outcomes>,
 ) {

@@ -7,6 +7,7 @@ use super::proof::Proof;
 use super::*;
 use crate::rules::{Colour, Kind, Move, Piece, Position, Square};
 use crate::search::alphabeta::LeafJudge;
+use crate::search::eval::Evaluation;
 use crate::search::score::expected_result;
 use crate::search::{Action, Limits, Params, Proven, Report, Request};
 use rand::SeedableRng;
@@ -380,7 +381,7 @@ fn judging_in_place_gives_each_action_its_own_value() {
     // the value a judge given a copy of the position after it finds.
     use crate::search::playout::{random_turn, Turn};
     let draw = DrawValue::new(Colour::White, 0);
-    let mut judge = LeafJudge::new(0);
+    let mut judge = LeafJudge::with_evaluator(Evaluation::HandMade, 0, Colour::White, 0);
     let mut fresh = LeafJudge::new(0);
     let mut actions = Actions::new();
     let mut outcomes = Vec::new();

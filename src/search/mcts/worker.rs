@@ -15,6 +15,7 @@ use super::proof::Proof;
 use super::tree::Tree;
 use crate::rules::{is_third_occurrence, Kind, Position};
 use crate::search::alphabeta::LeafJudge;
+use crate::search::eval::Evaluation;
 use crate::search::playout::Policy;
 use crate::search::Params;
 use rand::{Rng, SeedableRng};
@@ -44,7 +45,7 @@ pub struct Walker {
     /// Turns played in playouts not yet counted in the search's total.
     plies: u64,
     /// The judge of new leaves, when they are searched, not played out.
-    judge: Option<LeafJudge>,
+    judge: Option<LeafJudge<Evaluation>>,
     /// The outcomes of a draw being opened, judged: a buffer.
     outcomes: Vec<Outcomes>,
     /// What a draw is worth, as the tree counts it.

@@ -1,0 +1,50 @@
+//! Which evaluation a search uses, chosen by the `Evaluation` option: the
+//! hand-made one, or a learned net loaded by `EvalFile`. The searchers
+//! take it as any other [`Evaluator`]; the choice costs one predictable
+//! branch an evaluation.
+
+use super::net::Net;
+use super::{Evaluator, HandMade};
+use crate::rules::Position;
+use std::fmt;
+use std::sync::Arc;
+
+/// The evaluation a search uses.
+#[derive(Clone, Default)]
+pub enum Evaluation {
+    /// The hand-made terms and weights: the engine's default.
+    #[default]
+    HandMade,
+    /// A learned net (docs/net.md), shared by every search and thread.
+    Net(Arc<Net>),
+}
+
+impl Evaluator for Evaluation {
+    fn centipawns(&self, pos: &Position) -> i32 {
+        match self {
+            Evaluation::HandMade => HandMade.centipawns(pos),
+            Evaluation::Net(net) => net.centipawns(pos),
+        }
+    }
+}
+
+impl PartialEq for Evaluation {
+    /// The same evaluation: both hand-made, or the very same net (a net
+    /// loaded again is another, as a file may have changed).
+    fn eq(&self, other: &Evaluation) -> bool {
+        match (self, other) {
+            (Evaluation::HandMade, Evaluation::HandMade) => true,
+            (Evaluation::Net(a), Evaluation::Net(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Debug for Evaluation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Evaluation::HandMade => f.write_str("HandMade"),
+            Evaluation::Net(net) => write!(f, "Net({} hidden)", net.hidden()),
+        }
+    }
+}
