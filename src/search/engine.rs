@@ -6,7 +6,7 @@
 
 use super::skill::Skill;
 use super::{alphabeta, baseline, flat, mcts, root_actions, Action, ActionStats, Player};
-use super::{Limits, Report, Request};
+use super::{Report, Request};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -90,8 +90,42 @@ impl Engine {
     /// at the end. Returns `None` when there is nothing to choose from.
     /// `stop` ends the search at once; a search that no limit ends
     /// (`infinite`, or no limit for the side to move) answers only then,
-    /// as UCI asks, even when its mind is made up.
+    /// as UCI asks, even when its mind is made up. Below full strength
+    /// ([`Skill`]) the search is cut short and its choice is the skill's.
     pub fn search(
+        &self,
+        request: &Request,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Report),
+    ) -> Option<Action> {
+        let choice = match Skill::of(request.params.skill) {
+            None => self.dispatch(request, stop, report)?,
+            Some(skill) => {
+                let limits = skill.cap(request.limits);
+                let capped = Request {
+                    limits: &limits,
+                    ..*request
+                };
+                let mut last = None;
+                let choice = self.dispatch(&capped, stop, &mut |r: &Report| {
+                    last = Some(r.clone());
+                    report(r)
+                })?;
+                let seed = request.seed() ^ request.position.hash();
+                last.and_then(|last| skill.choose(&last, seed))
+                    .unwrap_or(choice)
+            }
+        };
+        if request.is_endless() {
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        Some(choice)
+    }
+
+    /// Runs the search of the player `Player` names.
+    fn dispatch(
         &self,
         request: &Request,
         stop: &AtomicBool,
@@ -104,26 +138,7 @@ impl Engine {
         }
         let start = Instant::now();
         let pool = self.pool(params.threads.max(1) - 1);
-        // Below full strength the search is cut short, and what it
-        // learned is kept for the skill's choice.
-        let skill = Skill::of(params.skill);
-        let capped = skill.map(|s| Limits {
-            nodes: Some(request.limits.nodes.map_or(s.nodes, |n| n.min(s.nodes))),
-            ..*request.limits
-        });
-        let asked = request;
-        let request = &match &capped {
-            Some(limits) => Request { limits, ..*asked },
-            None => *asked,
-        };
-        let mut last = None;
-        let report = &mut |r: &Report| {
-            if skill.is_some() {
-                last = Some(r.clone());
-            }
-            report(r)
-        };
-        let choice = match params.player {
+        Some(match params.player {
             Player::Ismcts => self.with_kept(&self.tree, |kept| {
                 let (choice, tree) = mcts::search(request, kept, pool.as_deref(), stop, report);
                 (choice, Some(tree))
@@ -156,18 +171,6 @@ impl Engine {
                 });
                 choice
             }
-        };
-        let choice = match (skill, last) {
-            (Some(skill), Some(last)) => skill
-                .choose(&last, request.seed() ^ pos.hash())
-                .unwrap_or(choice),
-            _ => choice,
-        };
-        if asked.is_endless() {
-            while !stop.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        }
-        Some(choice)
+        })
     }
 }

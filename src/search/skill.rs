@@ -4,7 +4,7 @@
 //! (a softmax over expected results), so that a weaker level both sees
 //! less and errs more often, as Stockfish's `Skill Level` does.
 
-use super::{Action, ActionStats, Proven, Report};
+use super::{Action, ActionStats, Limits, Proven, Report};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -41,6 +41,14 @@ impl Skill {
             nodes: 2048 >> (2 * (below - 1)),
             temperature: 0.01 * f64::from(1u32 << (below - 1)),
         })
+    }
+
+    /// `limits` with the level's node cap.
+    pub fn cap(&self, limits: &Limits) -> Limits {
+        Limits {
+            nodes: Some(limits.nodes.map_or(self.nodes, |n| n.min(self.nodes))),
+            ..*limits
+        }
     }
 
     /// The action this level plays, given the search's last report and
