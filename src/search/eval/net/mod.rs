@@ -15,6 +15,7 @@ mod tests;
 
 use super::Evaluator;
 use crate::rules::Position;
+use crate::search::score::LOGISTIC_SCALE;
 use inputs::INPUTS;
 use std::fmt;
 
@@ -27,9 +28,6 @@ pub const QB: i32 = 64;
 pub const MAGIC: [u8; 8] = *b"CHEXNET1";
 /// Magic, input count and hidden size.
 const HEADER: usize = 16;
-/// How many centipawns a logit of 1 is worth (`search::score`: a lead of
-/// 400 cp expects `sigmoid(1)`).
-const CENTIPAWNS_PER_LOGIT: f64 = 400.0;
 
 /// Why a net file, or a set of weights, was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -206,7 +204,7 @@ impl Net {
     /// The evaluation in centipawns for the side to move: 400 times the
     /// logit, rounded.
     pub fn centipawns(&self, pos: &Position) -> i32 {
-        (CENTIPAWNS_PER_LOGIT * self.logit(pos)).round() as i32
+        (LOGISTIC_SCALE * self.logit(pos)).round() as i32
     }
 }
 
