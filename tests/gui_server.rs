@@ -370,6 +370,43 @@ fn a_silent_engine_is_reported_and_restarted() {
     engine_must_answer(&broken_engine(&dir, ":"), "no bestmove within 3200 ms");
 }
 
+/// An engine that prints one endless line (200 MB with no newline)
+/// instead of an answer: the server keeps at most a line's worth of it,
+/// so its memory stays small, and the engine is restarted as silent.
+#[test]
+fn an_engine_printing_without_end_does_not_fill_the_servers_memory() {
+    let dir = temp_dir("flood");
+    let flood = "head -c 200000000 /dev/zero | tr '\\0' x";
+    let gui = Gui::start(&[
+        "--seed",
+        "9",
+        "--movetime",
+        "200",
+        "--engine",
+        &broken_engine(&dir, flood),
+    ]);
+    gui.wait_for(15, "the engine to start", |s| {
+        s["engine"]["status"] == "ready"
+    });
+    gui.ok("/api/new", r#"{"mode":"white","seed":9}"#);
+    gui.ok("/api/move", r#"{"token":"@"}"#);
+    let placement = legal(&gui.state())[0].clone();
+    gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
+    let state = gui.wait_for(30, "the restarted engine's reply", |s| moves(s).len() == 2);
+    assert_eq!(state["engine"]["restarts"], 1, "{}", state["engine"]);
+    let status = std::fs::read_to_string(format!("/proc/{}/status", gui.pid())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc");
+    assert!(
+        peak_kib < 64 * 1024,
+        "the server peaked at {} MiB",
+        peak_kib / 1024
+    );
+}
+
 #[test]
 fn an_engine_that_cannot_start_is_reported() {
     let gui = Gui::start(&["--engine", "/nonexistent/engine"]);

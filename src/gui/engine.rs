@@ -2,9 +2,9 @@
 //! GUI must work with any engine that speaks it, so it never calls the
 //! search directly.
 
-use crate::protocol::client::{handshake, is_answer, GUI_HANDSHAKE};
+use crate::protocol::client::{handshake, is_answer, GUI_HANDSHAKE, MAX_ENGINE_LINE};
 use std::process::Stdio;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::time::timeout;
 
@@ -12,7 +12,7 @@ use tokio::time::timeout;
 pub struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
-    lines: Lines<BufReader<ChildStdout>>,
+    stdout: BufReader<ChildStdout>,
 }
 
 impl EngineProcess {
@@ -36,7 +36,7 @@ impl EngineProcess {
         let mut engine = EngineProcess {
             child,
             stdin,
-            lines: BufReader::new(stdout).lines(),
+            stdout: BufReader::new(stdout),
         };
         let show_wdl = [("UCI_ShowWDL".to_string(), "true".to_string())];
         for step in handshake(&show_wdl) {
@@ -81,10 +81,33 @@ impl EngineProcess {
             .map_err(|e| format!("the engine stopped reading: {e}"))
     }
 
-    /// The next line the engine prints; `None` once it has exited or
-    /// closed its output.
+    /// The next line the engine prints, at most [`MAX_ENGINE_LINE`] bytes
+    /// of it (the rest is dropped, so that an engine that prints without
+    /// end cannot fill the server's memory), without its line ending;
+    /// `None` once it has exited or closed its output.
     pub async fn next_line(&mut self) -> Option<String> {
-        self.lines.next_line().await.ok().flatten()
+        let mut line = Vec::new();
+        loop {
+            let chunk = match self.stdout.fill_buf().await {
+                Ok([]) | Err(_) if line.is_empty() => return None,
+                Ok([]) | Err(_) => break,
+                Ok(chunk) => chunk,
+            };
+            let (used, ended) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            let room = MAX_ENGINE_LINE.saturating_sub(line.len());
+            line.extend_from_slice(&chunk[..used.min(room)]);
+            self.stdout.consume(used);
+            if ended {
+                break;
+            }
+        }
+        while matches!(line.last(), Some(b'\n' | b'\r')) {
+            line.pop();
+        }
+        Some(String::from_utf8_lossy(&line).into_owned())
     }
 
     /// Ends the process now; used before a restart, so that a hung engine

@@ -65,6 +65,11 @@ pub fn handshake(options: &[(String, String)]) -> [HandshakeStep; 2] {
     ]
 }
 
+/// The longest engine line a driver keeps; the rest of a longer line is
+/// read and dropped, so that an engine printing without end cannot fill
+/// the driver's memory. No protocol line comes near it.
+pub const MAX_ENGINE_LINE: usize = 64 * 1024;
+
 /// The line that sets option `name` to `value`.
 pub fn setoption(name: &str, value: &str) -> String {
     format!("setoption name {name} value {value}")

@@ -8,7 +8,8 @@
 //! an engine by dropping it and starting a new one.
 
 use crate::protocol::client::{
-    engine_error, handshake, is_answer, ISREADY, MATCH_HANDSHAKE, QUIT, READYOK, UCINEWGAME,
+    engine_error, handshake, is_answer, ISREADY, MATCH_HANDSHAKE, MAX_ENGINE_LINE, QUIT, READYOK,
+    UCINEWGAME,
 };
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -39,10 +40,6 @@ const BATCH_BYTES: usize = 64 * 1024;
 
 /// What a line costs in a batch beyond its text: its `String`.
 const LINE_OVERHEAD: usize = std::mem::size_of::<String>();
-
-/// The longest line kept; the rest of a longer line is read and dropped.
-/// No protocol line comes near it.
-pub const MAX_LINE: usize = 64 * 1024;
 
 /// What the runner knows of one side of the match.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,7 +73,7 @@ pub struct EngineProcess {
     last_error: Arc<Mutex<String>>,
 }
 
-/// Reads one line into `buf`, keeping at most [`MAX_LINE`] bytes of it
+/// Reads one line into `buf`, keeping at most [`MAX_ENGINE_LINE`] bytes of it
 /// and dropping the rest. Before each read that may wait on the engine
 /// (its buffer is empty) it calls `idle`, and stops if that says false.
 /// False at the end of the stream.
@@ -100,7 +97,7 @@ fn read_line_capped<R: Read>(
             Some(i) => (i + 1, true),
             None => (chunk.len(), false),
         };
-        let room = MAX_LINE.saturating_sub(buf.len());
+        let room = MAX_ENGINE_LINE.saturating_sub(buf.len());
         buf.extend_from_slice(&chunk[..used.min(room)]);
         reader.consume(used);
         if ended {

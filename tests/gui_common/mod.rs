@@ -64,6 +64,12 @@ impl Gui {
         Gui { child, addr }
     }
 
+    /// The server's process id.
+    #[allow(dead_code)] // Only the server tests read it.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The URL of the page.
     pub fn url(&self) -> String {
         format!("http://{}/", self.addr)
