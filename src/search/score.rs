@@ -33,9 +33,8 @@ pub const fn mated_in(ply: usize) -> i32 {
     -mate_in(ply)
 }
 
-/// Centipawns per unit of the logistic curve's exponent. The tree reads
-/// its values on this curve, and 400 played best among the scales
-/// matched.
+/// Centipawns per unit of the logistic curve's exponent: the scale the
+/// evaluation's weights were fitted on, and the tree reads its values on.
 pub const LOGISTIC_SCALE: f64 = 400.0;
 
 /// The logistic function `1 / (1 + e^−x)`: the probability whose log-odds

@@ -13,8 +13,7 @@ use arrayvec::ArrayVec;
 /// search before it. A quiescence in check tries every evasion, and a
 /// rare position of captures that check upon evasions can grow it
 /// without end, which would leave the engine silent; an ordinary
-/// judgement takes a few hundred nodes, and none in the bench positions
-/// more than 5,000.
+/// judgement takes far fewer.
 const JUDGE_NODES: u64 = 20_000;
 
 /// Judges the leaves of the tree search by a shallow search: a searcher

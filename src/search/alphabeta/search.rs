@@ -513,8 +513,8 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
 
     /// Captures only, until the position is quiet; in check, every step
     /// and the draw are answers. The captures are all tested legal before
-    /// they are ordered: testing each only when reached costs more, for
-    /// few of these nodes cut off before their last capture. No delta
+    /// they are ordered, for few of these nodes cut off before their last
+    /// capture. No delta
     /// pruning: alpha is seldom far enough above the static score to pay
     /// for the test.
     pub(super) fn quiesce(
