@@ -1783,7 +1783,9 @@ fn eval_takes_the_evaluation_apart() {
         let out = e.command("eval");
         let pos: Position = fen.parse().unwrap();
         let expected = Terms::of(&pos);
-        assert_eq!(out.len(), FEATURES + 4, "{out:#?}");
+        // The terms, their total, the two estimates, and the shipped net's
+        // verdict.
+        assert_eq!(out.len(), FEATURES + 5, "{out:#?}");
         assert_eq!(
             out[0],
             format!("Evaluation for {side} to move: its counts less the other side's")
@@ -1838,6 +1840,7 @@ fn eval_takes_the_evaluation_apart() {
             out[FEATURES + 3],
             format!("Quiescence: {}", estimate(quiescence))
         );
+        assert!(out[FEATURES + 4].starts_with("Net: "), "{out:#?}");
     }
 
     // Every square by White's lone queen is hers: Black's king, drawn
@@ -1965,9 +1968,10 @@ fn seeded_single_thread_search_is_reproducible() {
     }
 }
 
-/// Issue 49: `EvalFile` loads a net, `Evaluation net` puts it to use,
-/// `eval` shows its verdict beside the hand-made terms; a bad file, or
-/// `net` with none loaded, is one error line and changes nothing.
+/// Issue 49: the shipped net is there from the start, `EvalFile` loads
+/// another, `Evaluation net` puts it to use, `eval` shows its verdict
+/// beside the hand-made terms; a bad file is one error line and changes
+/// nothing, and `<empty>` goes back to the shipped net.
 #[test]
 fn a_net_file_is_loaded_chosen_and_shown() {
     use chex::search::eval::net::{inputs::INPUTS, Net};
@@ -1993,26 +1997,39 @@ fn a_net_file_is_loaded_chosen_and_shown() {
     std::fs::write(&good, net.to_bytes()).unwrap();
     std::fs::write(&bad, b"CHEXNET0 not a net").unwrap();
 
+    let fen = "K0,0/Q0,1/k1,2 w RRBBNNPPPPPPPP/qrrbbnnpppppppp 0 9";
+    let shipped = {
+        let pos: chex::rules::Position = fen.parse().expect("the test's position");
+        let logit = Net::shipped().logit(&pos);
+        format!(
+            "Net: {} cp, {:.1}% for White",
+            Net::shipped().centipawns(&pos),
+            100.0 / (1.0 + (-logit).exp())
+        )
+    };
+    let net_line = |e: &mut Engine| {
+        let lines = e.command("eval");
+        lines
+            .iter()
+            .find(|l| l.starts_with("Net:"))
+            .cloned()
+            .unwrap_or_else(|| panic!("no Net line: {lines:?}"))
+    };
     let mut e = Engine::start();
-    let msg = e.expect_error("setoption name Evaluation value net");
-    assert!(msg.contains("EvalFile"), "{msg}");
+    e.expect_silent(&format!("position fen {fen}"));
+    assert_eq!(net_line(&mut e), shipped);
     let msg = e.expect_error(&format!("setoption name EvalFile value {}", bad.display()));
     assert!(msg.contains("magic"), "{msg}");
-    e.expect_silent("position fen K0,0/Q0,1/k1,2 w RRBBNNPPPPPPPP/qrrbbnnpppppppp 0 9");
-    let before = e.command("eval");
-    assert!(!before.iter().any(|l| l.starts_with("Net:")), "{before:?}");
+    assert_eq!(net_line(&mut e), shipped, "a refused file changes nothing");
     e.expect_silent(&format!("setoption name EvalFile value {}", good.display()));
-    let after = e.command("eval");
-    let line = after.last().unwrap();
     // One queen on the table, ours: 200 of 255 on one hidden unit, then
     // 64 of 64 of it: a logit of 200/255, 314 cp.
     assert_eq!(
-        line,
-        &format!(
+        net_line(&mut e),
+        format!(
             "Net: 314 cp, {:.1}% for White",
             100.0 / (1.0 + (-200.0f64 / 255.0).exp())
-        ),
-        "{after:?}"
+        )
     );
     e.expect_silent("setoption name Evaluation value net");
     e.expect_silent("setoption name Threads value 1");
@@ -2020,5 +2037,5 @@ fn a_net_file_is_loaded_chosen_and_shown() {
     let lines = e.read_until("bestmove", WAIT);
     assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
     e.expect_silent("setoption name EvalFile value <empty>");
-    assert!(!e.command("eval").iter().any(|l| l.starts_with("Net:")));
+    assert_eq!(net_line(&mut e), shipped);
 }

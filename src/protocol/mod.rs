@@ -29,7 +29,6 @@ pub use input::MAX_LINE;
 
 use crate::rules::{Game, GameEnd, Kind, Position};
 use crate::search;
-use crate::search::eval::Evaluation;
 use command::Command;
 use input::{read_line, ReadError};
 use job::{JobKind, SearchJob, Worker};
@@ -167,11 +166,8 @@ impl Engine {
                 if self.pending.is_some() {
                     error("eval judges a position before the draw; a drawn tile is pending");
                 } else {
-                    let net = match &self.options.loaded_net {
-                        Evaluation::Net(net) => Some(net.as_ref()),
-                        Evaluation::HandMade => None,
-                    };
-                    say(&print::evaluation_lines(self.game.position(), net));
+                    let net = self.options.net.as_ref();
+                    say(&print::evaluation_lines(self.game.position(), Some(net)));
                 }
             }
             Command::Perft(depth) => {

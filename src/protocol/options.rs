@@ -120,36 +120,32 @@ impl OptionSpec {
 }
 
 /// The values of the `Evaluation` option: the hand-made evaluation, or
-/// the net `EvalFile` loaded.
+/// the net (the shipped one, or the one `EvalFile` loaded).
 const EVALUATIONS: [&str; 2] = ["hand", "net"];
 
 /// `EvalFile`: loads the net at `path` (docs/net.md) for `Evaluation
 /// net`, and puts it to use at once if that is the evaluation chosen;
-/// [`EMPTY`] unloads it, the hand-made evaluation then in use.
+/// [`EMPTY`] goes back to the shipped net.
 fn load_net(o: &mut Options, path: &str) -> Result<(), String> {
-    if path.is_empty() || path == EMPTY {
-        o.loaded_net = Evaluation::HandMade;
-        o.params.evaluation = Evaluation::HandMade;
-        return Ok(());
-    }
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("option EvalFile: cannot read '{path}': {e}"))?;
-    let net = Net::from_bytes(&bytes).map_err(|e| format!("option EvalFile: '{path}': {e}"))?;
-    o.loaded_net = Evaluation::Net(Arc::new(net));
+    o.net = if path.is_empty() || path == EMPTY {
+        Net::shipped()
+    } else {
+        let bytes = std::fs::read(path)
+            .map_err(|e| format!("option EvalFile: cannot read '{path}': {e}"))?;
+        let net = Net::from_bytes(&bytes).map_err(|e| format!("option EvalFile: '{path}': {e}"))?;
+        Arc::new(net)
+    };
     if o.params.evaluation != Evaluation::HandMade {
-        o.params.evaluation = o.loaded_net.clone();
+        o.params.evaluation = Evaluation::Net(o.net.clone());
     }
     Ok(())
 }
 
-/// `Evaluation`: `hand` or `net` (the one `EvalFile` loaded).
+/// `Evaluation`: `hand` or `net`.
 fn choose_evaluation(o: &mut Options, value: &str) -> Result<(), String> {
     o.params.evaluation = match value.to_ascii_lowercase().as_str() {
         "hand" => Evaluation::HandMade,
-        "net" if o.loaded_net == Evaluation::HandMade => {
-            return Err("option Evaluation: no net loaded; set EvalFile first".to_string())
-        }
-        "net" => o.loaded_net.clone(),
+        "net" => Evaluation::Net(o.net.clone()),
         _ => {
             return Err(format!(
                 "option Evaluation takes hand or net, not '{value}'"
@@ -306,9 +302,9 @@ pub struct Options {
     pub show_wdl: bool,
     /// Print every root action's statistics after a search.
     pub verbose_stats: bool,
-    /// The net `EvalFile` loaded, which `Evaluation net` uses
-    /// ([`Evaluation::HandMade`] while none is).
-    pub loaded_net: Evaluation,
+    /// The net `Evaluation net` uses and `eval` shows: the shipped one
+    /// ([`Net::shipped`]) unless `EvalFile` loaded another.
+    pub net: Arc<Net>,
 }
 
 impl Default for Options {
@@ -319,7 +315,7 @@ impl Default for Options {
             params: Params::default(),
             show_wdl: false,
             verbose_stats: false,
-            loaded_net: Evaluation::HandMade,
+            net: Net::shipped(),
         }
     }
 }

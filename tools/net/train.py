@@ -4,7 +4,8 @@
 Training:
     train.py --train T.jsonl --valid V.jsonl --out chex.net [--hidden 64]
              [--epochs 10] [--batch 256] [--lr 1e-3] [--lambda 0.5] [--seed 1]
-             [--provenance chex.net.json]
+             [--provenance chex.net.json] [--generation N] [--games N]
+             [--selfplay COMMAND]
 writes the quantised CHEXNET1 file, the float weights beside it
 (chex.net.npz) and a provenance JSON (default: chex.net.json).
 
@@ -323,6 +324,9 @@ def train(args):
     if commit and git("status", "--porcelain", "--", "."):
         commit += "-dirty"  # tools/net/ differs from the commit
     provenance = {
+        "generation": args.generation,
+        "games": args.games,
+        "selfplay": args.selfplay,
         "net": {"file": args.out, "sha256": sha256(args.out), "format": "CHEXNET1"},
         "data": {
             "train": {"file": args.train, "sha256": sha256(args.train), "positions": tr.n},
@@ -360,6 +364,12 @@ def main():
                     help="weight of the search value in the target (default 0.5)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--provenance", help="provenance JSON to write (default OUT.json)")
+    ap.add_argument("--generation", type=int, default=1,
+                    help="for the provenance: 1 for data played with the hand-made evaluation, "
+                         "N+1 for data played with generation N's net")
+    ap.add_argument("--games", type=int,
+                    help="for the provenance: how many self-play games the data came from")
+    ap.add_argument("--selfplay", help="for the provenance: the command that played those games")
     ap.add_argument("--predict", metavar="NET", help="print the quantised NET's logits for --data")
     ap.add_argument("--data", help="featurized positions for --predict")
     ap.add_argument("--float", action="store_true",

@@ -1,5 +1,6 @@
 //! Which evaluation a search uses, chosen by the `Evaluation` option: the
-//! hand-made one, or a learned net loaded by `EvalFile`. The searchers
+//! hand-made one, or a learned net (the shipped one, or another loaded
+//! by `EvalFile`). The searchers
 //! take it as any other [`Evaluator`]; the choice costs one predictable
 //! branch an evaluation.
 

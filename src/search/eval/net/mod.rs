@@ -18,6 +18,11 @@ use crate::rules::Position;
 use crate::search::score::LOGISTIC_SCALE;
 use inputs::INPUTS;
 use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+/// The net built into the binary (`nets/chex.net`, its provenance in
+/// `nets/chex.net.json`), so that `Evaluation net` needs no file.
+const SHIPPED: &[u8] = include_bytes!("../../../../nets/chex.net");
 
 /// The scale of the first layer's weights and of the hidden activations:
 /// an activation of 1 is `QA`.
@@ -180,6 +185,16 @@ impl Net {
         }
         bytes.extend_from_slice(&self.b2.to_le_bytes());
         bytes
+    }
+
+    /// The net built into the binary, read once and shared.
+    pub fn shipped() -> Arc<Net> {
+        static READ: OnceLock<Arc<Net>> = OnceLock::new();
+        READ.get_or_init(|| {
+            // Built in, not input: its test reads it on every run.
+            Arc::new(Net::from_bytes(SHIPPED).expect("nets/chex.net is a CHEXNET1 file"))
+        })
+        .clone()
     }
 
     /// How many hidden units each side has.

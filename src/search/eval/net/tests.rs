@@ -241,3 +241,25 @@ fn avx2_and_the_plain_twin_agree_to_the_bit() {
         }
     }
 }
+
+#[test]
+fn the_shipped_net_is_the_one_its_provenance_describes() {
+    use sha2::{Digest, Sha256};
+    let provenance: serde_json::Value =
+        serde_json::from_str(include_str!("../../../../nets/chex.net.json"))
+            .expect("nets/chex.net.json is JSON");
+    let digest = Sha256::digest(SHIPPED);
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(provenance["net"]["sha256"].as_str(), Some(hex.as_str()));
+    assert_eq!(provenance["net"]["format"].as_str(), Some("CHEXNET1"));
+    let net = Net::shipped();
+    assert_eq!(
+        provenance["hyperparameters"]["hidden"].as_u64(),
+        Some(net.hidden() as u64)
+    );
+    assert!(provenance["generation"].as_u64().is_some_and(|g| g >= 1));
+    assert!(provenance["games"].as_u64().is_some_and(|g| g > 0));
+    // It judges: not one value for every position.
+    let logits: Vec<f64> = sample_positions().iter().map(|p| net.logit(p)).collect();
+    assert!(logits.iter().any(|&l| (l - logits[0]).abs() > 0.05));
+}
