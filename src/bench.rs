@@ -3,6 +3,7 @@
 //! as Stockfish's `bench` is for chess.
 
 use crate::rules::{perft, Position};
+use crate::search::eval::Evaluator;
 use crate::search::playout::random_playout;
 use crate::search::{Engine, Limits, Params, Request};
 use rand::SeedableRng;
@@ -124,4 +125,21 @@ pub fn search_speed(params: &Params, nodes: u64) -> (u64, Duration) {
         iterations += done;
     }
     (iterations, t.elapsed())
+}
+
+/// Static evaluation speed: `rounds` evaluations of every bench position
+/// by `evaluator`, and the time they took; leaves are judged by such
+/// calls, so this is what a learned evaluation must match to be worth
+/// its knowledge.
+pub fn evaluation_speed(evaluator: &impl Evaluator, rounds: u32) -> (u64, Duration) {
+    let positions = positions();
+    let t = Instant::now();
+    let mut sum = 0i64;
+    for _ in 0..rounds {
+        for pos in &positions {
+            sum += i64::from(evaluator.centipawns(std::hint::black_box(pos)));
+        }
+    }
+    std::hint::black_box(sum);
+    (u64::from(rounds) * positions.len() as u64, t.elapsed())
 }

@@ -8,6 +8,8 @@
 //! the search and knows nothing of the protocol.
 
 use crate::rules::Position;
+use crate::search::eval::net::Net;
+use crate::search::eval::{Evaluation, HandMade};
 use crate::search::{self, Params};
 
 /// Prints the divide of `pos` at `depth` (a line per root move, sorted)
@@ -20,6 +22,10 @@ pub fn perft_lines(pos: &mut Position, depth: u32, mut emit: impl FnMut(&str)) -
     }
     format!("Nodes searched: {total}")
 }
+
+/// How many times the bench evaluates each of its positions to time the
+/// static evaluations: long enough to be steady, short beside the rest.
+const EVALUATION_ROUNDS: u32 = 20_000;
 
 /// Runs the bench, printing through `emit`, and returns the last line,
 /// `playout plies/s: <n>`.
@@ -61,6 +67,28 @@ pub fn bench_lines(
         let (n, t) = crate::bench::search_speed(&alphabeta, search_nodes);
         let nps = n as f64 / t.as_secs_f64().max(1e-9);
         emit(&format!("alphabeta nodes/s, 1 thread: {nps:.0}"));
+        // The shipped net beside the hand-made evaluation, at equal
+        // settings: a net is kept for what it wins at equal time.
+        let net = Params {
+            evaluation: Evaluation::Net(Net::shipped()),
+            ..params(1)
+        };
+        let (n, t) = crate::bench::search_speed(&net, search_nodes);
+        let with_net = n as f64 / t.as_secs_f64().max(1e-9);
+        emit(&format!(
+            "search iterations/s, 1 thread, shipped net: {with_net:.0} ({:.2}x)",
+            with_net / one
+        ));
+        let per_second = |(n, t): (u64, std::time::Duration)| n as f64 / t.as_secs_f64().max(1e-9);
+        let hand = per_second(crate::bench::evaluation_speed(&HandMade, EVALUATION_ROUNDS));
+        let net = per_second(crate::bench::evaluation_speed(
+            Net::shipped().as_ref(),
+            EVALUATION_ROUNDS,
+        ));
+        emit(&format!(
+            "static evaluations/s: hand-made {hand:.0}, shipped net {net:.0} ({:.2}x)",
+            net / hand
+        ));
     }
     format!("playout plies/s: {}", report.plies_per_second())
 }
