@@ -5,14 +5,16 @@
 //! `cargo run --release --example featurize -- IN.jsonl OUT.jsonl` reads
 //! the samples `chex match --positions` (or the `dataset` example) wrote
 //! and writes one line each:
-//! `{"stm":[...],"nstm":[...],"result":R,"value":V}`, the active inputs
-//! of the side to move's perspective and of the other's, the game's
-//! result for the side to move (1, 0.5 or 0) and the search's value for
-//! it, or null where the sample has none.
+//! `{"stm":[...],"nstm":[...],"result":R,"value":V,"hand":C}`, the
+//! active inputs of the side to move's perspective and of the other's,
+//! the game's result for the side to move (1, 0.5 or 0), the search's
+//! value for it (null where the sample has none), and the hand-made
+//! evaluation's centipawns for it.
 
 use chex::referee::PositionSample;
 use chex::rules::{Colour, Position};
 use chex::search::eval::net::inputs;
+use chex::search::eval::{Evaluator, HandMade};
 use serde::Serialize;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -24,6 +26,7 @@ struct Features {
     nstm: Vec<u16>,
     result: f64,
     value: Option<f64>,
+    hand: i32,
 }
 
 fn main() -> ExitCode {
@@ -89,5 +92,6 @@ fn featurize(line: &str) -> Result<Features, String> {
         nstm: inputs::active(&pos, us.opposite()).to_vec(),
         result,
         value: sample.value,
+        hand: HandMade.centipawns(&pos),
     })
 }

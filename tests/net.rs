@@ -7,6 +7,7 @@
 
 use chex::rules::{Colour, Position};
 use chex::search::eval::net::{inputs, Net};
+use chex::search::eval::{Evaluator, HandMade};
 use chex::search::playout::{random_turn, Turn};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -87,9 +88,10 @@ fn featurized(seed: u64, games: usize) -> (Vec<Position>, String) {
             let list = |c: Colour| -> Vec<u16> { inputs::active(&pos, c).to_vec() };
             let _ = writeln!(
                 lines,
-                r#"{{"stm":{:?},"nstm":{:?},"result":{result},"value":null}}"#,
+                r#"{{"stm":{:?},"nstm":{:?},"result":{result},"value":null,"hand":{}}}"#,
                 list(us),
-                list(us.opposite())
+                list(us.opposite()),
+                HandMade.centipawns(&pos)
             );
             positions.push(pos);
         }
@@ -118,58 +120,66 @@ fn the_trainer_learns_and_the_engine_reads_its_net_as_it_does() {
     std::fs::write(&train_path, train).unwrap();
     std::fs::write(&valid_path, &valid).unwrap();
     let s = |p: &PathBuf| p.to_string_lossy().into_owned();
-    python(
-        &venv,
-        &[
-            "tools/net/train.py",
-            "--train",
-            &s(&train_path),
-            "--valid",
-            &s(&valid_path),
-            "--out",
-            &s(&net_path),
-            "--hidden",
-            "16",
-            "--epochs",
-            "2",
-            "--seed",
-            "1",
-        ],
-    );
-    let net =
-        Net::from_bytes(&std::fs::read(&net_path).unwrap()).expect("the engine reads the net");
-    assert_eq!(net.hidden(), 16);
-    let predicted = python(
-        &venv,
-        &[
-            "tools/net/train.py",
-            "--predict",
-            &s(&net_path),
-            "--data",
-            &s(&valid_path),
-            "--float",
-        ],
-    );
-    let predicted: Vec<(f64, f64)> = predicted
-        .lines()
-        .map(|l| {
-            let mut w = l.split_whitespace().map(|x| x.parse::<f64>().unwrap());
-            (w.next().unwrap(), w.next().unwrap())
-        })
-        .collect();
-    assert_eq!(predicted.len(), valid_positions.len());
-    assert!(valid_positions.len() > 50, "{}", valid_positions.len());
-    for (pos, (integer, float)) in valid_positions.iter().zip(&predicted) {
-        let logit = net.logit(pos);
-        // The same integer arithmetic, exactly; and the float model's
-        // value within what the quantisation can move it.
-        assert!(
-            (logit - integer).abs() < 1e-9,
-            "{pos}: engine {logit}, trainer {integer}"
+    // A whole net, and a correction to the hand-made evaluation.
+    for correct in [false, true] {
+        let net_path = net_path.with_extension(if correct { "net2" } else { "net" });
+        let mut args = vec![
+            "tools/net/train.py".to_string(),
+            "--train".into(),
+            s(&train_path),
+            "--valid".into(),
+            s(&valid_path),
+            "--out".into(),
+            s(&net_path),
+            "--hidden".into(),
+            "16".into(),
+            "--epochs".into(),
+            "2".into(),
+            "--seed".into(),
+            "1".into(),
+        ];
+        if correct {
+            args.push("--correct".into());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        python(&venv, &args);
+        let net =
+            Net::from_bytes(&std::fs::read(&net_path).unwrap()).expect("the engine reads the net");
+        assert_eq!(net.hidden(), 16);
+        assert_eq!(net.corrects_hand_made(), correct);
+        let predicted = python(
+            &venv,
+            &[
+                "tools/net/train.py",
+                "--predict",
+                &s(&net_path),
+                "--data",
+                &s(&valid_path),
+                "--float",
+            ],
         );
-        assert!(
-            (logit - float).abs() < 0.25,
-            "{pos}: engine {logit}, float {float}"
-        );
+        let predicted: Vec<(f64, f64)> = predicted
+            .lines()
+            .map(|l| {
+                let mut w = l.split_whitespace().map(|x| x.parse::<f64>().unwrap());
+                (w.next().unwrap(), w.next().unwrap())
+            })
+            .collect();
+        assert_eq!(predicted.len(), valid_positions.len());
+        assert!(valid_positions.len() > 50, "{}", valid_positions.len());
+        for (pos, (integer, float)) in valid_positions.iter().zip(&predicted) {
+            let logit = net.logit(pos);
+            // The same integer arithmetic, exactly (up to the float sum
+            // of the hand-made part); and the float model's value within
+            // what the quantisation can move it.
+            assert!(
+                (logit - integer).abs() < 1e-6,
+                "{pos}: engine {logit}, trainer {integer}"
+            );
+            assert!(
+                (logit - float).abs() < 0.25,
+                "{pos}: engine {logit}, float {float}"
+            );
+        }
     }
 }

@@ -13,7 +13,7 @@ pub mod inputs;
 #[cfg(test)]
 mod tests;
 
-use super::Evaluator;
+use super::{Evaluator, HandMade};
 use crate::rules::Position;
 use crate::search::score::LOGISTIC_SCALE;
 use inputs::INPUTS;
@@ -29,8 +29,12 @@ const SHIPPED: &[u8] = include_bytes!("../../../../nets/chex.net");
 pub const QA: i32 = 255;
 /// The scale of the output layer's weights.
 pub const QB: i32 = 64;
-/// The file's first eight bytes, naming the format and its version.
+/// The first eight bytes of a net file whose output is the whole logit.
 pub const MAGIC: [u8; 8] = *b"CHEXNET1";
+/// The first eight bytes of a net file whose output corrects the
+/// hand-made evaluation's logit (docs/net.md, "Version 2"); the layout
+/// is the same.
+pub const MAGIC_CORRECTION: [u8; 8] = *b"CHEXNET2";
 /// Magic, input count and hidden size.
 const HEADER: usize = 16;
 
@@ -73,7 +77,10 @@ impl fmt::Display for NetError {
                     "net file too short: {got} bytes, the header alone takes {HEADER}"
                 )
             }
-            NetError::BadMagic => write!(f, "not a CHEX net file: bad magic (expected CHEXNET1)"),
+            NetError::BadMagic => write!(
+                f,
+                "not a CHEX net file: bad magic (expected CHEXNET1 or CHEXNET2)"
+            ),
             NetError::WrongInputs { got } => {
                 write!(
                     f,
@@ -103,6 +110,10 @@ impl std::error::Error for NetError {}
 /// `H`; `w2` holds `2H`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Net {
+    /// The output is added to the hand-made evaluation's logit: a net
+    /// trained on little data then starts from that evaluation's
+    /// knowledge rather than from nothing.
+    corrects_hand_made: bool,
     hidden: usize,
     w1: Vec<i16>,
     b1: Vec<i16>,
@@ -127,6 +138,7 @@ impl Net {
             return Err(NetError::WrongShape { hidden });
         }
         Ok(Net {
+            corrects_hand_made: false,
             hidden,
             w1,
             b1,
@@ -143,9 +155,11 @@ impl Net {
         else {
             return Err(NetError::Truncated { got });
         };
-        if magic != MAGIC {
-            return Err(NetError::BadMagic);
-        }
+        let corrects_hand_made = match magic {
+            m if m == MAGIC => false,
+            m if m == MAGIC_CORRECTION => true,
+            _ => return Err(NetError::BadMagic),
+        };
         if inputs as usize != INPUTS {
             return Err(NetError::WrongInputs { got: inputs });
         }
@@ -169,13 +183,35 @@ impl Net {
         let b1 = take(hidden);
         let w2 = take(2 * hidden);
         let b2 = i32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
-        Net::from_weights(hidden, w1, b1, w2, b2)
+        let net = Net::from_weights(hidden, w1, b1, w2, b2)?;
+        Ok(if corrects_hand_made {
+            net.correcting_hand_made()
+        } else {
+            net
+        })
+    }
+
+    /// The same weights as a correction to the hand-made evaluation.
+    pub fn correcting_hand_made(self) -> Net {
+        Net {
+            corrects_hand_made: true,
+            ..self
+        }
+    }
+
+    /// True when the output corrects the hand-made evaluation.
+    pub fn corrects_hand_made(&self) -> bool {
+        self.corrects_hand_made
     }
 
     /// The net as a file [`Net::from_bytes`] reads back.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(HEADER + 2 * (self.w1.len() + 3 * self.hidden) + 4);
-        bytes.extend_from_slice(&MAGIC);
+        bytes.extend_from_slice(if self.corrects_hand_made {
+            &MAGIC_CORRECTION
+        } else {
+            &MAGIC
+        });
         bytes.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         for weights in [&self.w1, &self.b1, &self.w2] {
@@ -213,7 +249,12 @@ impl Net {
     /// The side to move's expected result as a logit: `sigmoid` of it is
     /// the expected result.
     pub fn logit(&self, pos: &Position) -> f64 {
-        f64::from(self.output(pos)) / f64::from(QA * QB)
+        let own = f64::from(self.output(pos)) / f64::from(QA * QB);
+        if self.corrects_hand_made {
+            own + f64::from(HandMade.centipawns(pos)) / LOGISTIC_SCALE
+        } else {
+            own
+        }
     }
 
     /// The evaluation in centipawns for the side to move: 400 times the

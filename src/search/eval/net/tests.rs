@@ -126,6 +126,28 @@ fn a_net_reads_back_what_it_writes() {
 }
 
 #[test]
+fn a_correcting_net_adds_its_output_to_the_hand_made_logit() {
+    let plain = random_net(32, 500, 3);
+    let correcting = plain.clone().correcting_hand_made();
+    let bytes = correcting.to_bytes();
+    assert_eq!(&bytes[..8], b"CHEXNET2");
+    assert_eq!(Net::from_bytes(&bytes), Ok(correcting.clone()));
+    assert!(correcting.corrects_hand_made() && !plain.corrects_hand_made());
+    for pos in sample_positions() {
+        let hand = f64::from(HandMade.centipawns(&pos)) / LOGISTIC_SCALE;
+        let (with, without) = (correcting.logit(&pos), plain.logit(&pos));
+        assert!((with - without - hand).abs() < 1e-12, "{pos}");
+    }
+    // All zero, it is the hand-made evaluation itself.
+    let zero = Net::from_weights(4, vec![0; INPUTS * 4], vec![0; 4], vec![0; 8], 0)
+        .unwrap()
+        .correcting_hand_made();
+    for pos in sample_positions() {
+        assert_eq!(zero.centipawns(&pos), HandMade.centipawns(&pos), "{pos}");
+    }
+}
+
+#[test]
 fn a_bad_file_is_refused_with_the_reason() {
     let bytes = random_net(32, 500, 2).to_bytes();
     let expected = bytes.len() as u64;
@@ -149,7 +171,7 @@ fn a_bad_file_is_refused_with_the_reason() {
     );
     assert_eq!(Net::from_bytes(&[]), Err(NetError::Truncated { got: 0 }));
     let mut magic = bytes.clone();
-    magic[7] = b'2';
+    magic[7] = b'3';
     assert_eq!(Net::from_bytes(&magic), Err(NetError::BadMagic));
     let mut inputs = bytes.clone();
     inputs[8..12].copy_from_slice(&2810u32.to_le_bytes());
