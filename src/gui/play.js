@@ -143,8 +143,14 @@ $("export-download").addEventListener("click", () => {
 // ---- the position editor ----
 
 // While editing: the tiles ("x,y" -> {piece, moved}), the piles (letter
-// -> count), the side to move, and the tool (a letter, or "" to erase).
+// -> count), the side to move, the two counters (halfmove and fullmove,
+// as written), the tool (a letter, or "" to erase), and how many tiles of
+// each letter the editor took out of the pile to put on the table.
 let setup = null;
+
+function blankSetup() {
+  return { tiles: new Map(), piles: fullPiles(), side: "w", counters: "0 1", tool: "K", taken: {} };
+}
 
 function fullPiles() {
   const piles = {};
@@ -155,8 +161,8 @@ function fullPiles() {
 // The editor from a position string (the view's `position`): its tiles,
 // with the moved pawns' marks kept, its piles and its side.
 function setupFrom(position) {
-  const [tiles, side, piles] = position.split(" ");
-  const out = { tiles: new Map(), piles: {}, side, tool: "K" };
+  const [tiles, side, piles, halfmove, fullmove] = position.split(" ");
+  const out = { tiles: new Map(), piles: {}, side, counters: `${halfmove} ${fullmove}`, tool: "K", taken: {} };
   if (tiles !== "-") {
     for (const t of tiles.split("/")) {
       const m = t.match(/^([KQRBNPkqrbnp])(-?\d+),(-?\d+)(\*?)$/);
@@ -181,11 +187,11 @@ function setupPosition() {
     const letters = KINDS.map((k) => (upper ? k : k.toLowerCase()).repeat(setup.piles[upper ? k : k.toLowerCase()])).join("");
     return letters || "-";
   };
-  return `${tiles.length ? tiles.join("/") : "-"} ${setup.side} ${pile(true)}/${pile(false)} 0 1`;
+  return `${tiles.length ? tiles.join("/") : "-"} ${setup.side} ${pile(true)}/${pile(false)} ${setup.counters}`;
 }
 
 function openSetup(fromGame) {
-  setup = fromGame ? setupFrom(view.position) : { tiles: new Map(), piles: fullPiles(), side: "w", tool: "K" };
+  setup = fromGame ? setupFrom(view.position) : blankSetup();
   document.body.classList.add("setup-mode");
   $("setup-panel").classList.remove("hidden");
   $("setup-side").value = setup.side;
@@ -213,14 +219,17 @@ function drawPalette() {
   }
   tools.push(`<button class="pal eraser" data-tool="" title="eraser: remove a tile">&#x2715;</button>`);
   $("palette").innerHTML = tools.join("");
+  // A table: a column per kind, a row per side's pile.
+  const head = KINDS.map((k) => `<th title="${NAME[k]}s">${GLYPH[k]}</th>`).join("");
   const rows = ["w", "b"].map((colour) => {
+    const who = colour === "w" ? "White" : "Black";
     const cells = KINDS.map((k) => {
       const letter = colour === "w" ? k : k.toLowerCase();
-      return `<label title="${NAME[k]}s in the pile"><span class="tile mini ${colour}">${GLYPH[k]}</span><input type="number" min="0" max="${SET[k]}" data-pile="${letter}"></label>`;
+      return `<td><input type="number" min="0" max="${SET[k]}" data-pile="${letter}" aria-label="${who}'s ${NAME[k]}s in the pile"></td>`;
     }).join("");
-    return `<div class="setup-pile"><span class="who">${colour === "w" ? "White" : "Black"}</span>${cells}</div>`;
+    return `<tr><th class="who">${who}</th>${cells}</tr>`;
   });
-  $("setup-piles").innerHTML = `<div class="small">piles</div>${rows.join("")}`;
+  $("setup-piles").innerHTML = `<table class="setup-pile"><tr><th class="who">piles</th>${head}</tr>${rows.join("")}</table>`;
 }
 
 // The grid of the editor: the tiles and two squares around them, or
@@ -290,7 +299,10 @@ $("setup-piles").addEventListener("input", (ev) => {
   if (!input || !setup) return;
   const n = Math.floor(Number(input.value));
   // Counts beyond the set are the server's to refuse, with the reason.
-  if (Number.isFinite(n) && n >= 0) setup.piles[input.dataset.pile] = n;
+  if (Number.isFinite(n) && n >= 0) {
+    setup.piles[input.dataset.pile] = n;
+    setup.taken[input.dataset.pile] = 0;
+  }
   $("setup-fen").textContent = setupPosition();
 });
 $("setup-world").addEventListener("click", (ev) => {
@@ -299,15 +311,23 @@ $("setup-world").addEventListener("click", (ev) => {
   if (!sq || !setup) return;
   const key = sq.dataset.sq;
   const here = setup.tiles.get(key);
-  if (setup.tool === "" || (here && here.piece === setup.tool)) {
+  if (here) {
+    // A tile taken off the table goes back to the pile it came from.
     setup.tiles.delete(key);
-  } else {
-    setup.tiles.set(key, { piece: setup.tool, moved: false });
+    if (setup.taken[here.piece] > 0) {
+      setup.taken[here.piece] -= 1;
+      setup.piles[here.piece] += 1;
+    }
+  }
+  const p = setup.tool;
+  if (p !== "" && !(here && here.piece === p)) {
+    setup.tiles.set(key, { piece: p, moved: false });
     // A tile put on the table comes out of its pile when the set would
     // otherwise hold too many.
-    const p = setup.tool;
-    const room = SET[p.toUpperCase()] - onTable(p);
-    if (setup.piles[p] > room) setup.piles[p] = Math.max(0, room);
+    if (setup.piles[p] > 0 && setup.piles[p] + onTable(p) > SET[p.toUpperCase()]) {
+      setup.piles[p] -= 1;
+      setup.taken[p] = (setup.taken[p] || 0) + 1;
+    }
   }
   drawSetup();
 });
