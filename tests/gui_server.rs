@@ -837,3 +837,30 @@ fn a_set_up_position_is_played_and_exported() {
     assert_eq!(record["start"], fen);
     assert_eq!(record["black"]["options"]["Skill"], "2");
 }
+
+/// Issue 50: the page offers every level by the engine's own name for
+/// it, in the selector and in the help beside its measured strength, and
+/// loads its play script.
+#[test]
+fn the_page_names_every_level_as_the_engine_does() {
+    let gui = Gui::start(&["--seed", "1"]);
+    let page = gui.get("/").body;
+    for (i, name) in chex::search::skill::NAMES.iter().enumerate() {
+        let level = i + 1;
+        assert!(
+            page.contains(&format!(
+                r#"<option value="{level}">{level} {name}</option>"#
+            )),
+            "level {level} {name} is not in the selector"
+        );
+        assert!(
+            page.contains(&format!("<tr><td>{level}</td><td>{name}</td><td>&asymp; ")),
+            "level {level} {name} is not in the help"
+        );
+    }
+    assert!(page.contains("not chess Elo"));
+    assert!(page.contains(r#"<script src="/play.js"></script>"#));
+    let script = gui.get("/play.js");
+    assert_eq!(script.status, 200);
+    assert!(script.body.contains("function drawPlayClocks"));
+}
