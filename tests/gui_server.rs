@@ -864,3 +864,30 @@ fn the_page_names_every_level_as_the_engine_does() {
     assert_eq!(script.status, 200);
     assert!(script.body.contains("function drawPlayClocks"));
 }
+
+/// Issue 50: an engine that overruns its clock loses on time and is not
+/// restarted: the flag is a result, not a failure. The engine here thinks
+/// 2 s whatever it is given; White's clock holds 1 s.
+#[test]
+fn an_engine_over_its_time_loses_and_is_not_restarted() {
+    let dir = temp_dir("overtime");
+    let engine = broken_engine_runs(&dir, "sleep 2; echo 'bestmove @'", false);
+    let gui = Gui::start(&["--seed", "4", "--engine", &engine]);
+    gui.wait_for(15, "the engine to start", |s| {
+        s["engine"]["status"] == "ready"
+    });
+    gui.ok(
+        "/api/new",
+        r#"{"mode":"black","seed":4,"clock":{"base_ms":1000,"inc_ms":0}}"#,
+    );
+    let state = gui.wait_for(10, "the flag", |s| s["result"] != "*");
+    assert_eq!(state["result"], "0-1");
+    assert_eq!(state["reason"], "White lost on time");
+    // Its late answer is dropped, and it stays the same process.
+    std::thread::sleep(Duration::from_millis(2500));
+    let state = gui.state();
+    assert!(moves(&state).is_empty(), "{state}");
+    assert_eq!(state["engine"]["restarts"], 0, "{state}");
+    assert_eq!(state["engine"]["message"], "", "{state}");
+    assert_eq!(state["engine"]["status"], "ready", "{state}");
+}
