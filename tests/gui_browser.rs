@@ -10,6 +10,8 @@
 //! are missing, so the README's test command runs it on a fresh machine.
 
 mod gui_common;
+#[path = "gui_browser/play.rs"]
+mod play;
 
 use base64::Engine as _;
 use gui_common::{http, legal, moves, try_http, Gui};
@@ -268,18 +270,19 @@ fn page_piles(browser: &Browser) -> BTreeMap<String, u64> {
 
 /// The engine's `d` for a move list: the position line's tiles and piles.
 fn engine_d(tokens: &[String]) -> (BTreeMap<String, String>, BTreeMap<String, u64>, String) {
+    engine_d_of(&format!("position startpos moves {}", tokens.join(" ")))
+}
+
+/// The engine's `d` after a `position` command: the position line's
+/// tiles, piles and side to move.
+fn engine_d_of(position: &str) -> (BTreeMap<String, String>, BTreeMap<String, u64>, String) {
     let mut engine = Command::new(env!("CARGO_BIN_EXE_chex"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .expect("start the engine");
     let mut input = engine.stdin.take().expect("stdin");
-    writeln!(
-        input,
-        "position startpos moves {}\nd\nquit",
-        tokens.join(" ")
-    )
-    .unwrap();
+    writeln!(input, "{position}\nd\nquit").unwrap();
     drop(input);
     let out = engine.wait_with_output().expect("the engine's output");
     let out = String::from_utf8_lossy(&out.stdout).into_owned();

@@ -629,3 +629,265 @@ fn clocks_run_and_a_saved_game_has_its_move_times() {
     let loaded = gui.ok("/api/load", &line);
     assert_eq!(loaded["clocks_ms"][0].as_u64(), Some(first.iter().sum()));
 }
+
+/// Issue 50: the time controls', levels' and setup's requests that are
+/// malformed or out of range get one line and change nothing.
+#[test]
+fn bad_time_controls_levels_and_setups_are_refused() {
+    let gui = Gui::start(&["--seed", "11", "--movetime", "100"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":11}"#);
+    place_turns(&gui, 1);
+    let new = |body: &str, why: &str| refused(&gui, "/api/new", body.as_bytes(), why);
+    new(
+        r#"{"mode":"two","clock":{"base_ms":0,"inc_ms":0}}"#,
+        "base time 0 ms is out of range 1000..=10800000 ms",
+    );
+    new(
+        r#"{"mode":"two","clock":{"base_ms":10800001}}"#,
+        "out of range",
+    );
+    new(
+        r#"{"mode":"two","clock":{"base_ms":60000,"inc_ms":600001}}"#,
+        "increment 600001 ms is out of range",
+    );
+    new(
+        r#"{"mode":"two","clock":{"base_ms":-1}}"#,
+        "malformed request",
+    );
+    new(
+        r#"{"mode":"two","clock":{"inc_ms":5}}"#,
+        "malformed request",
+    );
+    new(
+        r#"{"mode":"two","clock":{"base_ms":60000,"moves":40}}"#,
+        "malformed request",
+    );
+    new(r#"{"mode":"two","clock":"3+2"}"#, "malformed request");
+    new(
+        r#"{"mode":"two","level":0}"#,
+        "level 0 is out of range 1..=6",
+    );
+    new(r#"{"mode":"two","level":7}"#, "level 7 is out of range");
+    new(r#"{"mode":"two","level":300}"#, "malformed request");
+    // A good clock with a bad level is refused whole.
+    new(
+        r#"{"mode":"two","clock":{"base_ms":60000},"level":9}"#,
+        "level 9",
+    );
+    let settings = |body: &str, why: &str| refused(&gui, "/api/settings", body.as_bytes(), why);
+    settings("{}", "nothing to set");
+    settings(r#"{"level":9}"#, "level 9 is out of range");
+    settings(r#"{"level":4,"movetime":5}"#, "movetime 5 is out of range");
+    settings(r#"{"level":"club"}"#, "malformed request");
+    assert_eq!(gui.state()["level"], 6);
+
+    // Positions the engine's parser refuses, with its reason.
+    let setup = |body: &str, why: &str| refused(&gui, "/api/setup", body.as_bytes(), why);
+    setup("{", "malformed request");
+    setup(r#"{"position":"startpos"}"#, "malformed request");
+    setup(
+        r#"{"position":"startpos","mode":"two","moves":[]}"#,
+        "malformed request",
+    );
+    setup(
+        r#"{"position":"nonsense","mode":"two"}"#,
+        "a position string has 5 fields (tiles side piles halfmove fullmove), found 1",
+    );
+    setup(
+        r#"{"position":"K0,0/k2,2 w -/- 0 1","mode":"two"}"#,
+        "impossible position: the tiles on the table are not one group",
+    );
+    setup(
+        r#"{"position":"K0,0/K1,0/k0,1 w -/- 0 1","mode":"two"}"#,
+        "impossible position: White has 2 kings in pile and on table; it must have exactly one",
+    );
+    setup(
+        r#"{"position":"- w KQ/kq 0 1","mode":"white"}"#,
+        "impossible position: the table is empty",
+    );
+    setup(
+        r#"{"position":"K0,0/k1,1 w PPPPPPPPP/- 0 1","mode":"two"}"#,
+        "bad piles",
+    );
+    setup(
+        r#"{"position":"K0,0/k0,1 w -/- 0 1","mode":"purple"}"#,
+        "malformed request",
+    );
+    assert_eq!(gui.get("/api/export").status, 200);
+}
+
+/// Issue 50: a clock game. The increment comes once per turn (a draw and
+/// its placement), each clock is its base less its answers plus its
+/// increments, the record carries the time control, and a side that does
+/// not move loses on time with no request made: only GETs are sent.
+#[test]
+fn clocks_run_down_earn_increments_and_flag_without_a_request() {
+    let gui = Gui::start(&["--seed", "11", "--movetime", "100"]);
+    let state = gui.ok(
+        "/api/new",
+        r#"{"mode":"two","seed":11,"clock":{"base_ms":60000,"inc_ms":2000}}"#,
+    );
+    assert_eq!(state["clock"]["left_ms"], serde_json::json!([60000, 60000]));
+    assert_eq!(state["clock"]["running"], "white");
+    std::thread::sleep(Duration::from_millis(150));
+    let state = gui.ok("/api/move", r#"{"token":"@"}"#);
+    // The draw costs its time and earns nothing yet.
+    let after_draw = state["clock"]["left_ms"][0].as_u64().unwrap();
+    assert!(after_draw <= 59_850, "{state}");
+    assert_eq!(state["clock"]["running"], "white");
+    let placement = legal(&state)[0].clone();
+    let state = gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
+    let white = state["clock"]["left_ms"][0].as_u64().unwrap();
+    assert!(white > 60_000 && white <= after_draw + 2_000, "{state}");
+    assert_eq!(state["clock"]["left_ms"][1], 60000);
+    assert_eq!(state["clock"]["running"], "black");
+    place_turns(&gui, 1);
+    let record = gui.get("/api/record").json();
+    assert_eq!(record["tc"], "tc 60+2");
+    let state = gui.state();
+    for (side, answers) in record["answers_ms"].as_array().unwrap().iter().enumerate() {
+        let spent: u64 = answers
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_u64().unwrap())
+            .sum();
+        assert_eq!(
+            state["clock"]["left_ms"][side].as_u64().unwrap(),
+            62_000 - spent,
+            "{record} {state}"
+        );
+    }
+
+    // Take back keeps the clocks; a loaded record starts them afresh.
+    let before = state["clock"]["left_ms"].clone();
+    let state = gui.ok("/api/takeback", "");
+    assert_eq!(state["clock"]["left_ms"], before);
+    let line = serde_json::to_string(&record).unwrap();
+    let state = gui.ok("/api/load", &line);
+    assert_eq!(state["clock"]["left_ms"], serde_json::json!([60000, 60000]));
+
+    // One second on the clock and White to move: nobody asks, White loses.
+    gui.ok(
+        "/api/new",
+        r#"{"mode":"two","seed":11,"clock":{"base_ms":1000,"inc_ms":0}}"#,
+    );
+    let start = std::time::Instant::now();
+    let state = gui.wait_for(10, "the flag", |s| s["result"] != "*");
+    let waited = start.elapsed();
+    assert!(waited >= Duration::from_millis(950), "{waited:?}");
+    assert_eq!(state["result"], "0-1");
+    assert_eq!(state["reason"], "White lost on time");
+    assert_eq!(state["clock"]["flagged"], "white");
+    assert_eq!(state["clock"]["left_ms"][0], 0);
+    assert!(state["clock"]["running"].is_null());
+    assert_eq!(state["human_turn"], false);
+    assert!(legal(&state).is_empty());
+    refused(
+        &gui,
+        "/api/move",
+        br#"{"token":"@"}"#,
+        "the game is over (White lost on time)",
+    );
+    refused(&gui, "/api/takeback", b"", "White lost on time");
+    let record = gui.get("/api/record").json();
+    assert_eq!(record["tc"], "tc 1+0");
+    assert_eq!(record["result"], "0-1");
+    assert_eq!(record["ending"], "time");
+    assert_eq!(record["reason"], "White lost on time");
+    // A new game has full clocks and no flag.
+    let state = gui.ok("/api/new", r#"{"mode":"two","clock":{"base_ms":1000}}"#);
+    assert_eq!(state["result"], "*");
+    assert!(state["clock"]["flagged"].is_null());
+    // And without a clock, a fixed time per move again.
+    let state = gui.ok("/api/new", r#"{"mode":"two"}"#);
+    assert!(state["clock"].is_null());
+    let record = gui.get("/api/record").json();
+    assert_eq!(record["tc"], "movetime 100");
+}
+
+/// Issue 50: a set-up position starts a game dealt from the next seed,
+/// the engine answers from it, and the export is the `position` command
+/// of that game. The level is changed between moves and recorded.
+#[test]
+fn a_set_up_position_is_played_and_exported() {
+    let gui = Gui::start(&["--seed", "30", "--movetime", "200"]);
+    // The engine's canonical order of the tiles, so that it reads back
+    // as written.
+    let fen = "k2,2/n1,1/K0,0 b QRRBBNNPPP/qrrbbnpp 0 1";
+    let state = gui.ok(
+        "/api/setup",
+        &format!(r#"{{"position":"{fen}","mode":"white"}}"#),
+    );
+    assert_eq!(state["seed"], 31);
+    assert_eq!(state["position"], fen);
+    assert_eq!(state["mode"], "white");
+    // Black to move: the engine's.
+    let state = gui.wait_for(20, "the engine's answer", |s| {
+        moves(s).len() == 1 && s["human_turn"] == true
+    });
+    let export = gui.get("/api/export");
+    assert_eq!(
+        export.body,
+        format!("position fen {fen} moves {}\n", moves(&state)[0])
+    );
+    let state = gui.ok("/api/settings", r#"{"level":2}"#);
+    assert_eq!(state["level"], 2);
+    let record = gui.get("/api/record").json();
+    assert_eq!(record["start"], fen);
+    assert_eq!(record["black"]["options"]["Skill"], "2");
+}
+
+/// Issue 50: the page offers every level by the engine's own name for
+/// it, in the selector and in the help beside its measured strength, and
+/// loads its play script.
+#[test]
+fn the_page_names_every_level_as_the_engine_does() {
+    let gui = Gui::start(&["--seed", "1"]);
+    let page = gui.get("/").body;
+    for (i, name) in chex::search::skill::NAMES.iter().enumerate() {
+        let level = i + 1;
+        assert!(
+            page.contains(&format!(
+                r#"<option value="{level}">{level} {name}</option>"#
+            )),
+            "level {level} {name} is not in the selector"
+        );
+        assert!(
+            page.contains(&format!("<tr><td>{level}</td><td>{name}</td><td>&asymp; ")),
+            "level {level} {name} is not in the help"
+        );
+    }
+    assert!(page.contains("not chess Elo"));
+    assert!(page.contains(r#"<script src="/play.js"></script>"#));
+    let script = gui.get("/play.js");
+    assert_eq!(script.status, 200);
+    assert!(script.body.contains("function drawPlayClocks"));
+}
+
+/// Issue 50: an engine that overruns its clock loses on time and is not
+/// restarted: the flag is a result, not a failure. The engine here thinks
+/// 2 s whatever it is given; White's clock holds 1 s.
+#[test]
+fn an_engine_over_its_time_loses_and_is_not_restarted() {
+    let dir = temp_dir("overtime");
+    let engine = broken_engine_runs(&dir, "sleep 2; echo 'bestmove @'", false);
+    let gui = Gui::start(&["--seed", "4", "--engine", &engine]);
+    gui.wait_for(15, "the engine to start", |s| {
+        s["engine"]["status"] == "ready"
+    });
+    gui.ok(
+        "/api/new",
+        r#"{"mode":"black","seed":4,"clock":{"base_ms":1000,"inc_ms":0}}"#,
+    );
+    let state = gui.wait_for(10, "the flag", |s| s["result"] != "*");
+    assert_eq!(state["result"], "0-1");
+    assert_eq!(state["reason"], "White lost on time");
+    // Its late answer is dropped, and it stays the same process.
+    std::thread::sleep(Duration::from_millis(2500));
+    let state = gui.state();
+    assert!(moves(&state).is_empty(), "{state}");
+    assert_eq!(state["engine"]["restarts"], 0, "{state}");
+    assert_eq!(state["engine"]["message"], "", "{state}");
+    assert_eq!(state["engine"]["status"], "ready", "{state}");
+}

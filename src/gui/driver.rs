@@ -3,10 +3,11 @@
 //! the engine's `info` as it comes, applies its answer through the
 //! referee, and restarts it after a crash, a hang or an illegal answer.
 
+use super::clock;
 use super::engine::EngineProcess;
 use super::state::{self, EngineStatus};
 use super::Shared;
-use crate::protocol::client::{bestmove, engine_error, Info, STOP};
+use crate::protocol::client::{bestmove, engine_error, setoption, Info, STOP};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::{timeout_at, Instant};
@@ -31,8 +32,14 @@ struct Job {
     moves: usize,
     /// The `position` command of the game.
     position: String,
-    /// The time to think, in milliseconds.
+    /// The time to think, in milliseconds: the move time, or what is left
+    /// on the engine's clock (the deadline counts from it).
     movetime: u64,
+    /// The `go` command: the clocks, or the move time.
+    go: String,
+    /// The engine's level, sent as `Skill` before the search: other jobs
+    /// set their own, so the engine's remembered value is never relied on.
+    skill: u8,
     /// The side to move, lower case, as the page names it.
     side: String,
 }
@@ -81,12 +88,16 @@ pub(super) async fn drive_engine(shared: Arc<Shared>) {
             let mut state = shared.lock();
             if state.engine_to_move() && !state.paused {
                 let pos = state.referee.position();
-                let side = pos.side_to_move().to_string().to_lowercase();
+                let mover = pos.side_to_move();
+                let side = mover.to_string().to_lowercase();
+                let (clock, running) = (state.clock.as_ref(), state.running_ms());
                 let job = Job {
                     generation: state.generation,
                     moves: state.referee.full_tokens().len(),
                     position: state.referee.position_command(),
-                    movetime: state.movetime,
+                    movetime: clock::answer_ms(state.movetime, clock, mover, running),
+                    go: clock::go_command(state.movetime, clock, mover, running),
+                    skill: state.level,
                     side,
                 };
                 state.engine.status = EngineStatus::Thinking;
@@ -123,6 +134,11 @@ pub(super) async fn drive_engine(shared: Arc<Shared>) {
                     if state.generation != job.generation
                         || state.referee.full_tokens().len() != job.moves
                     {
+                        continue;
+                    }
+                    if clock::flag_if_out(&mut state) {
+                        // It answered after its flag: a result, not a failure.
+                        shared.publish(&mut state);
                         continue;
                     }
                     match state.referee.play(&token) {
@@ -202,11 +218,10 @@ fn report_failure(shared: &Shared, why: &str, failures: u32) {
 /// the game changes under it.
 async fn search(shared: &Shared, engine: &mut EngineProcess, job: &Job) -> Result<String, Failure> {
     let fail = Failure::Engine;
+    let skill = setoption("Skill", &job.skill.to_string());
+    engine.send(&skill).await.map_err(fail)?;
     engine.send(&job.position).await.map_err(fail)?;
-    engine
-        .send(&format!("go movetime {}", job.movetime))
-        .await
-        .map_err(fail)?;
+    engine.send(&job.go).await.map_err(fail)?;
     let mut deadline = Instant::now() + Duration::from_millis(job.movetime) + ANSWER_MARGIN;
     let mut stopping = false;
     loop {

@@ -2,8 +2,9 @@
 //! under the lock, and answers with the new view or one line saying why
 //! not; changes are published to the event streams and the engine driver.
 
+use super::clock::{self, Clock, ClockRequest};
 use super::reply::refused;
-use super::state::{GuiState, Mode, MOVETIME_RANGE};
+use super::state::{check_level, GuiState, Mode, MOVETIME_RANGE};
 use super::Shared;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -20,7 +21,7 @@ fn view_response(state: &GuiState) -> Response {
 }
 
 /// Reads a JSON body, or says in one line why it is not one.
-fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, String> {
+pub(super) fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, String> {
     serde_json::from_slice(body).map_err(|e| format!("malformed request: {e}"))
 }
 
@@ -32,7 +33,10 @@ fn text(body: &[u8]) -> Result<&str, String> {
 
 /// Applies a change to the game: on success publishes it and answers with
 /// the new view; on refusal answers 400 with the reason, the game as it was.
-fn change(shared: &Shared, f: impl FnOnce(&mut GuiState) -> Result<(), String>) -> Response {
+pub(super) fn change(
+    shared: &Shared,
+    f: impl FnOnce(&mut GuiState) -> Result<(), String>,
+) -> Response {
     let mut state = shared.lock();
     match f(&mut state) {
         Ok(()) => {
@@ -88,6 +92,7 @@ struct MoveRequest {
 
 /// `POST /api/move`: the person's move, as a token.
 pub(super) async fn post_move(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
+    clock::flag_due(&shared);
     change(&shared, |state| {
         let request: MoveRequest = parse(&body)?;
         state.human_play(&request.token)
@@ -101,6 +106,9 @@ struct NewRequest {
     mode: Mode,
     movetime: Option<u64>,
     seed: Option<u64>,
+    /// A clock game; absent, the engine has a fixed time per move.
+    clock: Option<ClockRequest>,
+    level: Option<u8>,
 }
 
 /// A move time the page may ask for, or why not.
@@ -122,6 +130,11 @@ pub(super) async fn post_new(State(shared): State<Arc<Shared>>, body: Bytes) -> 
     change(&shared, |state| {
         let request: NewRequest = parse(&body)?;
         let movetime = request.movetime.map(check_movetime).transpose()?;
+        let clock = request.clock.map(|c| Clock::new(c.base_ms, c.inc_ms));
+        let clock = clock.transpose()?;
+        let level = request.level.map(check_level).transpose()?;
+        state.clock = clock;
+        state.level = level.unwrap_or(state.level);
         state.new_game(request.mode, movetime, request.seed);
         Ok(())
     })
@@ -131,14 +144,22 @@ pub(super) async fn post_new(State(shared): State<Arc<Shared>>, body: Bytes) -> 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SettingsRequest {
-    movetime: u64,
+    movetime: Option<u64>,
+    level: Option<u8>,
 }
 
-/// `POST /api/settings`: the engine's time per move.
+/// `POST /api/settings`: the engine's time per move, or its level (the
+/// level takes effect from the engine's next search).
 pub(super) async fn post_settings(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
     change(&shared, |state| {
         let request: SettingsRequest = parse(&body)?;
-        state.movetime = check_movetime(request.movetime)?;
+        if request.movetime.is_none() && request.level.is_none() {
+            return Err("nothing to set: give movetime or level".into());
+        }
+        let movetime = request.movetime.map(check_movetime).transpose()?;
+        let level = request.level.map(check_level).transpose()?;
+        state.movetime = movetime.unwrap_or(state.movetime);
+        state.level = level.unwrap_or(state.level);
         Ok(())
     })
 }

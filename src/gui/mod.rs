@@ -13,10 +13,13 @@
 //! driver share, binding and serving. `routes` maps paths to the
 //! `handlers` behind the `guard`, `reply` shapes the answers, `state` is
 //! the game, `driver` runs the engine, `engine` is its process, and `idle`
-//! closes connections that fall silent.
+//! closes connections that fall silent. `clock` holds the time controls
+//! and ends games on time; `setup` starts games from a set-up position and
+//! exports a game as the engine's `position` command.
 //!
 //! [`Referee`]: crate::referee::Referee
 
+mod clock;
 mod driver;
 mod engine;
 mod guard;
@@ -24,9 +27,11 @@ mod handlers;
 mod idle;
 mod reply;
 mod routes;
+mod setup;
 mod state;
 
 pub use crate::protocol::client::Info;
+pub use clock::{Clock, ClockView};
 pub use driver::{ANSWER_MARGIN, FAILURES_BEFORE_PAUSE};
 pub use engine::EngineProcess;
 pub use guard::BODY_LIMIT;
@@ -162,6 +167,7 @@ pub async fn bind(options: GuiOptions) -> Result<(SocketAddr, impl Future<Output
         idle,
     };
     let server = async move {
+        tokio::spawn(clock::watch_flags(shared.clone()));
         tokio::spawn(driver::drive_engine(shared));
         if let Err(e) = axum::serve(listener, app).await {
             eprintln!("error: the server stopped: {e}");

@@ -290,6 +290,7 @@ function clockText(ms) {
 
 function drawClocks() {
   if (!view || !view.clocks_ms) return;
+  if (typeof drawPlayClocks === "function" && drawPlayClocks()) return;
   const running = view.result === "*";
   ["white", "black"].forEach((side, i) => {
     let ms = view.clocks_ms[i];
@@ -319,6 +320,7 @@ function render(state) {
   drawEngine();
   drawStatus();
   drawClocks();
+  if (typeof drawPlay === "function") drawPlay();
   document.body.dataset.version = view.version;
 }
 
@@ -382,6 +384,7 @@ $("new").addEventListener("click", () => {
   const body = { mode: $("mode").value, movetime: Number($("movetime").value) || view.movetime };
   const seed = $("seed").value.trim();
   if (seed !== "") body.seed = Number(seed);
+  if (typeof playNewGame === "function") Object.assign(body, playNewGame());
   selected = null;
   zoom = 1;
   api("/api/new", body);

@@ -2,9 +2,11 @@
 //! reload sees the same one. All rules go through the [`Referee`]; the page
 //! only shows what this state says and sends tokens back.
 
+use super::clock::{self, Clock, ClockView};
 use crate::protocol::client::Info;
 use crate::referee::{Deal, GameRecord, Referee, Side};
 use crate::rules::{Colour, Kind, Move, Piece, Position};
+use crate::search::skill::FULL_STRENGTH;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -37,6 +39,23 @@ impl Mode {
 /// The slowest and fastest time per move the page may ask for, in ms: a
 /// typo must not freeze the game for hours.
 pub const MOVETIME_RANGE: std::ops::RangeInclusive<u64> = 10..=600_000;
+
+/// The engine's levels, its `Skill` option: 1 a beginner's, 6 full
+/// strength (see protocol.md).
+pub const LEVEL_RANGE: std::ops::RangeInclusive<u8> = 1..=FULL_STRENGTH;
+
+/// A level the page may ask for, or why not.
+pub fn check_level(level: u8) -> Result<u8, Refused> {
+    if LEVEL_RANGE.contains(&level) {
+        Ok(level)
+    } else {
+        Err(format!(
+            "level {level} is out of range {}..={}",
+            LEVEL_RANGE.start(),
+            LEVEL_RANGE.end()
+        ))
+    }
+}
 
 /// What the engine is doing. The page reads it as a word: `starting`,
 /// `ready`, `thinking`, `restarting` or `paused`.
@@ -150,6 +169,11 @@ pub struct View {
     /// How long the side to move has been on its turn, in ms; the page
     /// adds the time since this view came while the clock runs.
     pub thinking_ms: u64,
+    /// The clocks of a game with a base and an increment; `None` when
+    /// the engine has a fixed time per move (`movetime`).
+    pub clock: Option<ClockView>,
+    /// The engine's level, its `Skill` (1 to 6).
+    pub level: u8,
 }
 
 /// A request the server refuses; the game is unchanged.
@@ -185,6 +209,11 @@ pub struct GuiState {
     turn_answers_ms: Vec<u64>,
     /// When the side to move was last given the turn (or an answer).
     turn_start: Instant,
+    /// The clocks, in a game with a base and an increment; `None` for a
+    /// fixed time per move.
+    pub clock: Option<Clock>,
+    /// The engine's level, sent as `Skill` before each of its searches.
+    pub level: u8,
 }
 
 /// The letter of a kind in `colour`'s case.
@@ -219,6 +248,8 @@ impl GuiState {
             answers_ms: Vec::new(),
             turn_answers_ms: Vec::new(),
             turn_start: Instant::now(),
+            clock: None,
+            level: FULL_STRENGTH,
         }
     }
 
@@ -229,7 +260,8 @@ impl GuiState {
 
     /// True when the engine should play the side to move now.
     pub fn engine_to_move(&self) -> bool {
-        self.referee.ending().is_none()
+        !self.is_over()
+            && !self.time_is_up()
             && self
                 .mode
                 .engine_plays(self.referee.position().side_to_move())
@@ -239,6 +271,13 @@ impl GuiState {
     pub fn human_play(&mut self, token: &str) -> Result<(), Refused> {
         if let Some(end) = self.referee.ending() {
             return Err(format!("the game is over ({end})"));
+        }
+        if let Some(loser) = self.flagged() {
+            return Err(format!("the game is over ({})", clock::lost_on_time(loser)));
+        }
+        if self.time_is_up() {
+            let us = self.referee.position().side_to_move();
+            return Err(format!("{us}'s time is up"));
         }
         if self.engine_to_move() {
             return Err(format!(
@@ -260,6 +299,14 @@ impl GuiState {
         let ms = now.duration_since(self.turn_start).as_millis() as u64;
         self.turn_start = now;
         self.turn_answers_ms.push(ms);
+        if let Some(clock) = &mut self.clock {
+            // A drawn tile waiting to be placed: the draw was half a turn,
+            // unless it ended the game.
+            let drew = self.referee.pending().is_some();
+            let us = self.referee.position().side_to_move();
+            let mover = if drew { us } else { us.opposite() };
+            clock.answered(mover, ms, !drew || self.referee.ending().is_some());
+        }
         let played = self.referee.game().moves().len();
         self.engine_moves.truncate(played);
         self.answers_ms.truncate(played);
@@ -275,6 +322,22 @@ impl GuiState {
         }
     }
 
+    /// Starts a new game from a set-up position, its piles dealt from
+    /// `seed` (`None`: the next seed) as a new game's are.
+    pub fn new_game_from(
+        &mut self,
+        start: Position,
+        mode: Mode,
+        seed: Option<u64>,
+    ) -> Result<(), Refused> {
+        let seed = seed.unwrap_or(self.seed.wrapping_add(1));
+        let deal = Deal::from_seed(&start, seed);
+        let referee = Referee::new(start, deal).map_err(|e| e.to_string())?;
+        self.new_game(mode, None, Some(seed));
+        self.referee = referee;
+        Ok(())
+    }
+
     /// Starts a new game; `seed` `None` takes the next seed.
     pub fn new_game(&mut self, mode: Mode, movetime: Option<u64>, seed: Option<u64>) {
         if let Some(ms) = movetime {
@@ -284,6 +347,7 @@ impl GuiState {
         self.referee = dealt(self.seed);
         self.mode = mode;
         self.engine.message.clear();
+        self.restart_clock();
         self.replaced();
     }
 
@@ -307,6 +371,12 @@ impl GuiState {
     pub fn take_back(&mut self) -> Result<(), Refused> {
         if self.mode == Mode::Watch {
             return Err("take back is for a person's game, not a watched one".into());
+        }
+        if let Some(loser) = self.flagged() {
+            return Err(format!(
+                "{}: the clocks cannot go back; start a new game",
+                clock::lost_on_time(loser)
+            ));
         }
         let mut r = self.referee.clone();
         let played = r.game().moves().len();
@@ -349,6 +419,7 @@ impl GuiState {
             let colour = (i + usize::from(start_black)) % 2;
             self.engine_moves.push(names[colour] != "human");
         }
+        self.restart_clock();
         self.replaced();
         Ok(())
     }
@@ -360,7 +431,11 @@ impl GuiState {
                 Side {
                     name: "chex".into(),
                     command: self.engine.command.clone(),
-                    options: [("UCI_ShowWDL".to_string(), "true".to_string())].into(),
+                    options: [
+                        ("UCI_ShowWDL".to_string(), "true".to_string()),
+                        ("Skill".to_string(), self.level.to_string()),
+                    ]
+                    .into(),
                 }
             } else {
                 Side {
@@ -369,8 +444,11 @@ impl GuiState {
                 }
             }
         };
-        let mut record =
-            GameRecord::from_referee(&self.referee, side(Colour::White), side(Colour::Black));
+        let mut record = self.game_record(side(Colour::White), side(Colour::Black));
+        record.tc = match &self.clock {
+            Some(clock) => clock.describe(),
+            None => format!("movetime {}", self.movetime),
+        };
         record.seed = Some(self.seed);
         let mut answers = self.answers_ms.clone();
         if self.referee.pending().is_some() && answers.len() < record.moves.len() {
@@ -402,7 +480,7 @@ impl GuiState {
         let pos = self.referee.position();
         let us = pos.side_to_move();
         let ending = self.referee.ending();
-        let human_turn = ending.is_none() && !self.engine_to_move();
+        let human_turn = !self.is_over() && !self.time_is_up() && !self.mode.engine_plays(us);
         let tiles = pos
             .tiles()
             .iter()
@@ -445,7 +523,7 @@ impl GuiState {
         } else {
             None
         };
-        let record = GameRecord::from_referee(&self.referee, Side::default(), Side::default());
+        let record = self.game_record(Side::default(), Side::default());
         View {
             version: self.version,
             mode: self.mode,
@@ -470,12 +548,77 @@ impl GuiState {
             reason: record.reason,
             engine: self.engine.clone(),
             clocks_ms: self.clocks_ms(),
-            thinking_ms: if ending.is_none() {
-                self.turn_start.elapsed().as_millis() as u64
+            thinking_ms: if ending.is_none() && self.flagged().is_none() {
+                self.running_ms()
             } else {
                 0
             },
+            clock: self
+                .clock
+                .as_ref()
+                .map(|c| c.view((!self.is_over()).then_some(us))),
+            level: self.level,
         }
+    }
+
+    /// True once the game has ended, on the table or on time.
+    pub fn is_over(&self) -> bool {
+        self.referee.ending().is_some() || self.flagged().is_some()
+    }
+
+    /// The record of the game so far, a flag included.
+    fn game_record(&self, white: Side, black: Side) -> GameRecord {
+        let mut record = GameRecord::from_referee(&self.referee, white, black);
+        if let Some(loser) = self.flagged() {
+            record.forfeit_for(loser, "time", clock::lost_on_time(loser));
+        }
+        record
+    }
+
+    /// How long the answer now running has taken, in ms.
+    pub fn running_ms(&self) -> u64 {
+        self.turn_start.elapsed().as_millis() as u64
+    }
+
+    /// The side that lost on time, if one did.
+    pub fn flagged(&self) -> Option<Colour> {
+        self.clock.as_ref().and_then(Clock::flagged)
+    }
+
+    /// True when the side to move has run out of time and is not yet
+    /// flagged for it.
+    pub fn time_is_up(&self) -> bool {
+        match &self.clock {
+            Some(c) if !self.is_over() => {
+                c.is_out(self.referee.position().side_to_move(), self.running_ms())
+            }
+            _ => false,
+        }
+    }
+
+    /// The instant the side to move's clock reaches zero, while a clock
+    /// runs.
+    pub fn flag_instant(&self) -> Option<Instant> {
+        let clock = self.clock.as_ref().filter(|_| !self.is_over())?;
+        let us = self.referee.position().side_to_move();
+        let left = std::time::Duration::from_millis(clock.left_ms(us));
+        Some(self.turn_start + left)
+    }
+
+    /// Ends the game on the side to move's time. A search running for
+    /// it is stopped, and its answer dropped, as after a new game.
+    pub fn flag_now(&mut self) {
+        let us = self.referee.position().side_to_move();
+        if let Some(clock) = &mut self.clock {
+            clock.flag(us);
+            self.generation += 1;
+            self.touch();
+        }
+    }
+
+    /// The same time control with full clocks, for a new or loaded game.
+    fn restart_clock(&mut self) {
+        self.clock = self.clock.as_ref().map(Clock::restarted);
     }
 }
 

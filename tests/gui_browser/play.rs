@@ -1,0 +1,584 @@
+//! Issue 50's play tools in the browser, each used by clicks as a person
+//! would: a clock game lost on the flag, a clock game where the engine is
+//! given its clocks, a level below full strength, a set-up position played
+//! from and exported, and an illegal setup refused with the parser's
+//! reason. The clock game and the editor are photographed at 1280×800 and
+//! 390×844, and must fit both.
+
+use super::gui_common::{game_of, legal, moves, Gui};
+use super::{
+    destination, engine_d_of, ensure_browser, page_piles, page_tiles, screenshot_dir, Browser,
+};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A browser on the page, once it has its first view.
+fn open(gui: &Gui) -> Browser {
+    let browser = Browser::start();
+    browser.go(&gui.url());
+    browser.wait(
+        "the page",
+        "return document.body.dataset.version !== undefined;",
+    );
+    browser
+}
+
+/// A fresh folder for a test's files.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chex-play-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An engine that is this crate's, with everything the GUI sends it
+/// copied to `log`.
+fn logging_engine(dir: &std::path::Path) -> (String, PathBuf) {
+    let script = dir.join("engine.sh");
+    let log = dir.join("engine-input.log");
+    let text = format!(
+        "#!/bin/sh\ntee -a '{}' | '{}'\n",
+        log.display(),
+        env!("CARGO_BIN_EXE_chex")
+    );
+    std::fs::write(&script, text).unwrap();
+    let mut perms = std::fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&script, perms).unwrap();
+    (script.display().to_string(), log)
+}
+
+/// The GUI's lines to the engine so far.
+fn sent(log: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The numbers of a `go` line: `wtime` → ms, and so on.
+fn go_fields(line: &str) -> BTreeMap<String, u64> {
+    let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+    words
+        .chunks(2)
+        .map(|pair| {
+            let n = pair[1]
+                .parse()
+                .unwrap_or_else(|_| panic!("not a number in {line:?}"));
+            (pair[0].to_string(), n)
+        })
+        .collect()
+}
+
+/// Every search's `position` comes right after a `Skill` setting: the
+/// level is never left to what the engine remembers.
+fn assert_skill_before_each_search(lines: &[String], level: u8) {
+    let setting = format!("setoption name Skill value {level}");
+    let searches: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("position "))
+        .collect();
+    assert!(!searches.is_empty(), "no search in {lines:?}");
+    for i in searches {
+        assert!(
+            i > 0 && lines[i - 1] == setting,
+            "line {i} {:?} not after {setting:?}: {lines:?}",
+            lines[i]
+        );
+    }
+}
+
+/// A clock's time as the page shows it: whole seconds rounded up.
+fn shown(ms: u64) -> String {
+    let s = ms.div_ceil(1000);
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+/// The reason the engine's own parser gives for a position it refuses.
+fn engine_refusal(position: &str) -> String {
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_chex"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the engine");
+    let mut input = engine.stdin.take().expect("stdin");
+    writeln!(input, "position fen {position}\nquit").unwrap();
+    drop(input);
+    let out = engine.wait_with_output().expect("the engine's output");
+    let out = String::from_utf8_lossy(&out.stdout).into_owned();
+    out.lines()
+        .find_map(|l| l.strip_prefix("info string error: "))
+        .unwrap_or_else(|| panic!("the engine took {position:?}: {out}"))
+        .to_string()
+}
+
+/// Resizes the window to `width`×`height`, photographs the page as
+/// chex-gui-`name`-`width`x`height`.png, and checks that the body does
+/// not scroll sideways and that each of `controls` can be scrolled to,
+/// lies inside the window's width and is not covered (the element under
+/// its middle is itself or inside it).
+fn photograph_and_check(
+    browser: &Browser,
+    name: &str,
+    (width, height): (u32, u32),
+    controls: &[&str],
+) {
+    browser.session(
+        "POST",
+        "/window/rect",
+        Some(json!({ "width": width, "height": height })),
+    );
+    // Let the page refit the table to the new size.
+    browser.wait(
+        "the new size",
+        &format!("return window.innerWidth <= {width};"),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let path = screenshot_dir().join(format!("chex-gui-{name}-{width}x{height}.png"));
+    browser.screenshot(&path);
+    eprintln!("screenshot: {}", path.display());
+    let script = format!(
+        "const out = {{ inner: window.innerWidth, page: document.documentElement.scrollWidth,
+                       body: document.body.scrollWidth, bad: [] }};
+         for (const s of {controls}) {{
+           const e = document.querySelector(s);
+           if (!e) {{ out.bad.push(s + ': missing'); continue; }}
+           e.scrollIntoView({{ block: 'center', inline: 'nearest' }});
+           const r = e.getBoundingClientRect();
+           if (r.width === 0 || r.height === 0) {{ out.bad.push(s + ': not shown'); continue; }}
+           if (r.left < 0 || r.right > window.innerWidth + 0.5) out.bad.push(s + ': outside the width');
+           const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+           if (!hit || !(hit === e || e.contains(hit)))
+             out.bad.push(s + ': covered by ' + (hit ? hit.tagName + '.' + hit.className : 'nothing'));
+         }}
+         window.scrollTo(0, 0);
+         return out;",
+        controls = json!(controls)
+    );
+    let fit = browser.read(&script);
+    let inner = fit["inner"].as_f64().unwrap();
+    assert!(
+        fit["page"].as_f64().unwrap() <= inner && fit["body"].as_f64().unwrap() <= inner,
+        "{name} at {width}×{height} scrolls sideways: {fit}"
+    );
+    assert_eq!(fit["bad"], json!([]), "{name} at {width}×{height}: {fit}");
+}
+
+/// A clock game lost on time: a custom clock of 3 s, the person plays
+/// White and does not move. The page counts White's clock down with no
+/// new view, the server flags it with no request, and the page shows
+/// 0-1, the reason and 0:00; a move is then refused with the reason.
+#[test]
+fn a_clock_game_ends_on_the_flag() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
+    // The engine started first, so that nothing changes the view while
+    // the person's clock runs.
+    gui.wait_for(20, "the engine", |s| s["engine"]["status"] == "ready");
+    let browser = open(&gui);
+    browser.click("#mode option[value=white]");
+    browser.click("#tc option[value=custom]");
+    browser.find("#tc-custom:not(.hidden)");
+    browser.type_into("#tc-base", "3");
+    browser.type_into("#tc-inc", "0");
+    browser.click("#new");
+    let started = Instant::now();
+    let state = gui.wait_for(10, "the clock game", |s| s["clock"]["base_ms"] == 3000);
+    assert_eq!(state["clock"]["inc_ms"], 0);
+    assert_eq!(state["clock"]["running"], "white");
+    assert_eq!(state["mode"], "white");
+    let version = state["version"].as_u64().unwrap();
+
+    // The page counts down between views: no view comes while White
+    // thinks, yet its clock goes from 0:03 down.
+    browser.wait(
+        "White's clock running",
+        "return document.querySelector('#clock-white').classList.contains('running');",
+    );
+    browser.wait(
+        "the countdown",
+        "return document.querySelector('#clock-white').textContent === '0:02';",
+    );
+    assert_eq!(browser.text("#clock-black"), "0:03");
+    assert!(
+        started.elapsed() < Duration::from_millis(2900),
+        "the flag is not yet due"
+    );
+    assert_eq!(gui.state()["version"].as_u64().unwrap(), version);
+
+    // The flag: nothing was sent since the new game.
+    browser.wait(
+        "the flag on the page",
+        "return document.querySelector('#result').textContent.startsWith('0-1');",
+    );
+    let waited = started.elapsed();
+    assert!(waited >= Duration::from_millis(2900), "{waited:?}");
+    assert_eq!(browser.text("#result"), "0-1 — White lost on time");
+    assert_eq!(browser.text("#clock-white"), "0:00");
+    assert_eq!(browser.text("#clock-black"), "0:03");
+    assert_eq!(
+        browser
+            .read("return document.querySelector('#clock-white').classList.contains('flagged');"),
+        true
+    );
+    let state = gui.state();
+    assert_eq!(state["result"], "0-1");
+    assert_eq!(state["reason"], "White lost on time");
+    assert_eq!(state["clock"]["left_ms"], json!([0, 3000]));
+    assert!(legal(&state).is_empty());
+
+    // A move after the flag: the Draw button is off and does nothing, the
+    // table offers no move, and one sent anyway is refused with the
+    // reason, shown on the page.
+    assert_eq!(
+        browser.read("return document.querySelector('#draw').disabled;"),
+        true
+    );
+    browser.click("#draw");
+    browser.click("#world .sq[data-sq='0,0']");
+    assert!(browser.find_all("#world .sq.legal").is_empty());
+    browser.read("play('@'); return true;");
+    browser.wait(
+        "the refusal",
+        "return document.querySelector('#message').textContent \
+         === 'error: the game is over (White lost on time)';",
+    );
+    assert!(moves(&gui.state()).is_empty());
+    let record = gui.get("/api/record").json();
+    assert_eq!(record["tc"], "tc 3+0");
+    assert_eq!(record["result"], "0-1");
+    assert_eq!(record["ending"], "time");
+}
+
+/// A clock game the engine plays: it is sent `go wtime … btime … winc …
+/// binc …` from the server's clocks, its level before each search, and
+/// what its answers took comes off its clock. Photographed at both sizes
+/// while the person's clock runs.
+#[test]
+fn the_engine_is_given_the_clocks() {
+    ensure_browser();
+    let dir = temp_dir("clocks");
+    let (engine, log) = logging_engine(&dir);
+    let gui = Gui::start(&["--seed", "5", "--movetime", "200", "--engine", &engine]);
+    let browser = open(&gui);
+    browser.click("#mode option[value=white]");
+    browser.click("#tc option[value='300+3']");
+    browser.click("#new");
+    gui.wait_for(10, "the clock game", |s| s["clock"]["base_ms"] == 300_000);
+    browser.wait(
+        "the draw offered",
+        "return !document.querySelector('#draw').disabled;",
+    );
+    browser.click("#draw");
+    browser.click("#world .sq.legal[data-sq='0,0']");
+    let state = gui.wait_for(30, "the engine's reply", |s| {
+        moves(s).len() == 2 && s["human_turn"] == true
+    });
+    let clock = &state["clock"];
+    let left = |i: usize| clock["left_ms"][i].as_u64().unwrap();
+    assert_eq!(clock["running"], "white");
+
+    // What the engine was sent: Black's draw, then its placement.
+    let lines = sent(&log);
+    assert_skill_before_each_search(&lines, 6);
+    let gos: Vec<BTreeMap<String, u64>> = lines
+        .iter()
+        .filter(|l| l.starts_with("go "))
+        .map(|l| {
+            assert!(l.starts_with("go wtime "), "not a clock's go: {l}");
+            go_fields(l)
+        })
+        .collect();
+    assert_eq!(gos.len(), 2, "{lines:?}");
+    for go in &gos {
+        assert_eq!(go["winc"], 3000, "{go:?}");
+        assert_eq!(go["binc"], 3000, "{go:?}");
+        // White's clock stood still while Black thought.
+        assert_eq!(go["wtime"], left(0), "{go:?} {state}");
+    }
+    assert!(
+        gos[0]["btime"] <= 300_000 && gos[0]["btime"] > 290_000,
+        "{gos:?}"
+    );
+    assert!(gos[1]["btime"] <= gos[0]["btime"], "{gos:?}");
+    // Black's clock: the time its two answers took, less, and one
+    // increment for the turn, more.
+    assert!(left(1) <= gos[1]["btime"] + 3000, "{gos:?} {state}");
+    assert!(left(1) < 303_000, "{state}");
+    let record = gui.get("/api/record").json();
+    assert_eq!(record["tc"], "tc 300+3");
+    for side in 0..2 {
+        let spent: u64 = record["answers_ms"][side]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_u64().unwrap())
+            .sum();
+        assert_eq!(left(side), 303_000 - spent, "{record} {state}");
+    }
+    // The page shows the engine's clock as the server keeps it, and
+    // White's running.
+    assert_eq!(browser.text("#clock-black"), shown(left(1)));
+    assert_eq!(
+        browser
+            .read("return document.querySelector('#clock-white').classList.contains('running');"),
+        true
+    );
+
+    for size in [(1280, 800), (390, 844)] {
+        photograph_and_check(
+            &browser,
+            "clock",
+            size,
+            &[
+                "#clock-white",
+                "#clock-black",
+                "#draw",
+                "#tc",
+                "#level",
+                "#new",
+            ],
+        );
+    }
+}
+
+/// Level 1 caps the engine's search at 8 iterations, where full strength
+/// at the same time per move searches thousands: the same position (the
+/// same deal, taken back and played again), the level changed between
+/// moves on the page.
+#[test]
+fn a_lower_level_searches_less_in_the_same_position() {
+    ensure_browser();
+    let dir = temp_dir("level");
+    let (engine, log) = logging_engine(&dir);
+    let gui = Gui::start(&["--seed", "5", "--movetime", "500", "--engine", &engine]);
+    let browser = open(&gui);
+    browser.click("#mode option[value=white]");
+    browser.click("#level option[value='1']");
+    browser.click("#new");
+    gui.wait_for(10, "level 1", |s| {
+        s["level"] == 1 && s["mode"] == "white" && s["clock"].is_null()
+    });
+    let reply = |browser: &Browser| -> Value {
+        browser.wait(
+            "the draw offered",
+            "return !document.querySelector('#draw').disabled;",
+        );
+        browser.click("#draw");
+        browser.click("#world .sq.legal[data-sq='0,0']");
+        let state = gui.wait_for(30, "the engine's reply", |s| {
+            moves(s).len() == 2 && s["human_turn"] == true
+        });
+        browser.wait(
+            "the reply on the page",
+            "return document.querySelector('#engine-move').textContent.startsWith('Engine played');",
+        );
+        state
+    };
+    let weak = reply(&browser);
+    let nodes = weak["engine"]["info"]["nodes"].as_u64().unwrap();
+    assert!((1..=8).contains(&nodes), "level 1 searched {nodes} nodes");
+    assert_eq!(browser.text("#nodes"), nodes.to_string());
+    assert_skill_before_each_search(&sent(&log), 1);
+
+    // Back to the start, full strength, the same moves.
+    browser.click("#takeback");
+    gui.wait_for(10, "the take-back", |s| moves(s).is_empty());
+    browser.click("#level option[value='6']");
+    gui.wait_for(10, "level 6", |s| s["level"] == 6);
+    let before = sent(&log).len();
+    let strong = reply(&browser);
+    assert_eq!(
+        moves(&strong)[1].chars().next(),
+        moves(&weak)[1].chars().next(),
+        "the same tile drawn"
+    );
+    let nodes = strong["engine"]["info"]["nodes"].as_u64().unwrap();
+    assert!(nodes >= 100, "full strength searched only {nodes} nodes");
+    assert_skill_before_each_search(&sent(&log)[before..], 6);
+    let record = gui.get("/api/record").json();
+    assert_eq!(record["black"]["options"]["Skill"], "6");
+}
+
+/// Places `piece` (a letter, or "" for the eraser) on `square` by clicks.
+fn put(browser: &Browser, piece: &str, square: &str) {
+    browser.click(&format!("#palette .pal[data-tool='{piece}']"));
+    browser.find(&format!("#palette .pal.chosen[data-tool='{piece}']"));
+    browser.click(&format!("#setup-world .sq[data-sq='{square}']"));
+}
+
+/// A position set up by clicks (three tiles, both piles, the side to
+/// move), played from against the engine, and exported: the engine's `d`
+/// of the exported text is the table and piles the page shows.
+#[test]
+fn a_set_up_position_is_played_from_and_exported() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "7", "--movetime", "300"]);
+    let browser = open(&gui);
+    browser.click("#setup-new");
+    browser.find("#setup-panel:not(.hidden)");
+    // An empty table: the grid around 0,0.
+    browser.wait(
+        "the empty grid",
+        "return document.querySelectorAll('#setup-world .sq').length === 25 \
+         && document.querySelector('#setup-world .sq.origin[data-sq=\"0,0\"]') !== null;",
+    );
+    put(&browser, "K", "0,0");
+    put(&browser, "n", "1,1");
+    put(&browser, "k", "2,2");
+    // A click on a tile with its own kind chosen takes it off again, and
+    // the eraser takes off any: each goes back to its pile.
+    put(&browser, "Q", "-1,0");
+    put(&browser, "Q", "-1,0");
+    put(&browser, "R", "3,3");
+    put(&browser, "", "3,3");
+    browser.type_into("#setup-piles input[data-pile='P']", "3");
+    browser.type_into("#setup-piles input[data-pile='p']", "2");
+    browser.click("#setup-side option[value='w']");
+    browser.click("#setup-mode option[value='white']");
+    let fen = "K0,0/n1,1/k2,2 w QRRBBNNPPP/qrrbbnpp 0 1";
+    browser.wait(
+        "the position string",
+        &format!("return document.querySelector('#setup-fen').textContent === '{fen}';"),
+    );
+    for size in [(1280, 800), (390, 844)] {
+        photograph_and_check(
+            &browser,
+            "setup",
+            size,
+            &[
+                "#palette .pal[data-tool='K']",
+                "#palette .pal[data-tool='']",
+                "#setup-world .sq[data-sq='0,0']",
+                "#setup-piles input[data-pile='p']",
+                "#setup-side",
+                "#setup-use",
+            ],
+        );
+    }
+    browser.session(
+        "POST",
+        "/window/rect",
+        Some(json!({ "width": 1400, "height": 900 })),
+    );
+    browser.click("#setup-use");
+    browser.find("#setup-panel.hidden");
+    let state = gui.state();
+    assert_eq!(
+        state["position"],
+        "k2,2/n1,1/K0,0 w QRRBBNNPPP/qrrbbnpp 0 1"
+    );
+    assert_eq!(state["seed"], 8);
+    assert_eq!(state["mode"], "white");
+    assert!(moves(&state).is_empty());
+    let table: BTreeMap<String, String> = [("0,0", "K"), ("1,1", "n"), ("2,2", "k")]
+        .iter()
+        .map(|(s, p)| (s.to_string(), p.to_string()))
+        .collect();
+    browser.wait(
+        "the set-up table",
+        "return document.querySelectorAll('#world .tile').length === 3;",
+    );
+    assert_eq!(page_tiles(&browser), table);
+
+    // The king steps by clicks; the engine answers.
+    let step = legal(&state)
+        .into_iter()
+        .find(|t| t.starts_with("0,0-"))
+        .expect("a king step");
+    browser.click("#world .sq.mine[data-sq='0,0']");
+    browser.click(&format!(
+        "#world .sq.legal[data-sq='{}']",
+        destination(&step)
+    ));
+    let state = gui.wait_for(30, "the engine's answer", |s| {
+        moves(s).len() == 2 && s["human_turn"] == true
+    });
+    assert_eq!(moves(&state)[0], step);
+
+    // The export, read by the engine, is the game the page shows.
+    browser.click("#export");
+    browser.wait(
+        "the export",
+        "return document.querySelector('#export-text').value.includes(' moves ');",
+    );
+    let text = browser.read("return document.querySelector('#export-text').value;");
+    let text = text.as_str().unwrap();
+    assert_eq!(
+        text,
+        format!(
+            "position fen k2,2/n1,1/K0,0 w QRRBBNNPPP/qrrbbnpp 0 1 moves {}",
+            moves(&state).join(" ")
+        )
+    );
+    browser.wait(
+        "the table after the answer",
+        &format!(
+            "return document.querySelectorAll('#moves .mv').length === {};",
+            moves(&state).len()
+        ),
+    );
+    let (tiles, piles, side) = engine_d_of(text);
+    assert_eq!(page_tiles(&browser), tiles);
+    assert_eq!(page_piles(&browser), piles);
+    assert_eq!(side, "w");
+    browser.find("#export-copy");
+    browser.find("#export-download");
+}
+
+/// Illegal setups are refused with exactly the reason the engine's own
+/// parser gives, shown on the page, the game unchanged and the editor
+/// still open: tiles that are not one group, then two white kings.
+#[test]
+fn an_illegal_setup_is_refused_with_the_parsers_reason() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "7", "--movetime", "300"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":7}"#);
+    for _ in 0..2 {
+        let state = gui.ok("/api/move", r#"{"token":"@"}"#);
+        let placement = legal(&state)[0].clone();
+        gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
+    }
+    gui.ok("/api/move", r#"{"token":"@"}"#);
+    let before = game_of(&gui.state());
+    let browser = open(&gui);
+    browser.click("#setup-new");
+    put(&browser, "K", "0,0");
+    put(&browser, "k", "2,2");
+    let try_use = |browser: &Browser| {
+        let fen = browser.text("#setup-fen");
+        let reason = engine_refusal(&fen);
+        browser.click("#setup-use");
+        browser.wait(
+            "the refusal",
+            &format!(
+                "return document.querySelector('#message').textContent === {};",
+                json!(format!("error: {reason}"))
+            ),
+        );
+        assert_eq!(game_of(&gui.state()), before, "{fen} changed the game");
+        browser.find("#setup-panel:not(.hidden)");
+        reason
+    };
+    let reason = try_use(&browser);
+    assert_eq!(
+        reason,
+        "impossible position: the tiles on the table are not one group"
+    );
+    put(&browser, "K", "1,1");
+    let reason = try_use(&browser);
+    assert_eq!(
+        reason,
+        "impossible position: White has 2 kings in pile and on table; it must have exactly one"
+    );
+    // The editor from the game on the table: its drawn tile back on the
+    // pile, as the position string has it.
+    browser.click("#setup-cancel");
+    browser.click("#setup-edit");
+    let position = gui.state()["position"].as_str().unwrap().to_string();
+    assert_eq!(browser.text("#setup-fen"), position);
+}
