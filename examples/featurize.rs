@@ -13,6 +13,7 @@
 
 use chex::referee::PositionSample;
 use chex::rules::{Colour, Position};
+use chex::search::alphabeta::LeafJudge;
 use chex::search::eval::net::inputs;
 use chex::search::eval::{Evaluator, HandMade};
 use serde::Serialize;
@@ -40,32 +41,42 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<(), String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let quiet_only = args.first().is_some_and(|a| a == "--quiet");
+    if quiet_only {
+        args.remove(0);
+    }
     let [input, output] = &args[..] else {
-        return Err("usage: featurize IN.jsonl OUT.jsonl".to_string());
+        return Err("usage: featurize [--quiet] IN.jsonl OUT.jsonl".to_string());
     };
     let reader = std::fs::File::open(input).map_err(|e| format!("{input}: {e}"))?;
     let mut out = std::io::BufWriter::new(
         std::fs::File::create(output).map_err(|e| format!("{output}: {e}"))?,
     );
-    let mut written = 0;
+    let (mut written, mut noisy) = (0, 0);
     for (i, line) in std::io::BufReader::new(reader).lines().enumerate() {
         let line = line.map_err(|e| format!("{input}: {e}"))?;
         if line.trim().is_empty() {
             continue;
         }
-        let features = featurize(&line).map_err(|e| format!("{input} line {}: {e}", i + 1))?;
+        let Some(features) =
+            featurize(&line, quiet_only).map_err(|e| format!("{input} line {}: {e}", i + 1))?
+        else {
+            noisy += 1;
+            continue;
+        };
         let json = serde_json::to_string(&features).map_err(|e| format!("{output}: {e}"))?;
         writeln!(out, "{json}").map_err(|e| format!("{output}: {e}"))?;
         written += 1;
     }
     out.flush().map_err(|e| format!("{output}: {e}"))?;
-    eprintln!("featurize: {written} positions written to {output}");
+    eprintln!("featurize: {written} positions written to {output}, {noisy} not quiet left out");
     Ok(())
 }
 
-/// The features of one sample line.
-fn featurize(line: &str) -> Result<Features, String> {
+/// The features of one sample line; `None` when `quiet_only` and the
+/// position is not quiet.
+fn featurize(line: &str, quiet_only: bool) -> Result<Option<Features>, String> {
     let sample = PositionSample::from_json_line(line).map_err(|e| e.to_string())?;
     let pos: Position = sample
         .position
@@ -87,11 +98,21 @@ fn featurize(line: &str) -> Result<Features, String> {
             return Err(format!("value {v} is not between 0 and 1"));
         }
     }
-    Ok(Features {
+    if quiet_only && !is_quiet(&pos) {
+        return Ok(None);
+    }
+    Ok(Some(Features {
         stm: inputs::active(&pos, us).to_vec(),
         nstm: inputs::active(&pos, us.opposite()).to_vec(),
         result,
         value: sample.value,
         hand: HandMade.centipawns(&pos),
-    })
+    }))
+}
+
+/// Not in check, and no capture changes the hand-made evaluation: the
+/// search resolves what a noisy position's value anticipates with its
+/// quiescence, so a net taught that value would count it twice.
+fn is_quiet(pos: &Position) -> bool {
+    !pos.in_check() && LeafJudge::new(0).judge(pos, None) == HandMade.score(pos, 0)
 }
