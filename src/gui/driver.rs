@@ -102,6 +102,17 @@ pub(super) async fn drive_engine(shared: Arc<Shared>) {
             }
         };
         let Some(job) = job else {
+            // Not needed to play: a study job, if one is wanted.
+            if let Some(study) = super::jobs::next(&shared) {
+                if let Err(why) = super::jobs::run(&shared, running, study).await {
+                    if let Some(e) = engine.take() {
+                        e.kill().await;
+                    }
+                    failures += 1;
+                    report_failure(&shared, &why, failures);
+                }
+                continue;
+            }
             // Idle: wait for a change, but notice an engine that dies.
             let died = tokio::select! {
                 _ = shared.wake.notified() => false,

@@ -20,7 +20,7 @@ fn view_response(state: &GuiState) -> Response {
 }
 
 /// Reads a JSON body, or says in one line why it is not one.
-fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, String> {
+pub(super) fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, String> {
     serde_json::from_slice(body).map_err(|e| format!("malformed request: {e}"))
 }
 
@@ -32,7 +32,10 @@ fn text(body: &[u8]) -> Result<&str, String> {
 
 /// Applies a change to the game: on success publishes it and answers with
 /// the new view; on refusal answers 400 with the reason, the game as it was.
-fn change(shared: &Shared, f: impl FnOnce(&mut GuiState) -> Result<(), String>) -> Response {
+pub(super) fn change(
+    shared: &Shared,
+    f: impl FnOnce(&mut GuiState) -> Result<(), String>,
+) -> Response {
     let mut state = shared.lock();
     match f(&mut state) {
         Ok(()) => {

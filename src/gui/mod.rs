@@ -13,7 +13,9 @@
 //! driver share, binding and serving. `routes` maps paths to the
 //! `handlers` behind the `guard`, `reply` shapes the answers, `state` is
 //! the game, `driver` runs the engine, `engine` is its process, and `idle`
-//! closes connections that fall silent.
+//! closes connections that fall silent. `study` keeps the hint, the
+//! analysis, the review and the cursor, `jobs` runs the engine for them
+//! when it is not playing, and `review` marks the game's decisions.
 //!
 //! [`Referee`]: crate::referee::Referee
 
@@ -22,9 +24,12 @@ mod engine;
 mod guard;
 mod handlers;
 mod idle;
+mod jobs;
 mod reply;
+mod review;
 mod routes;
 mod state;
+mod study;
 
 pub use crate::protocol::client::Info;
 pub use driver::{ANSWER_MARGIN, FAILURES_BEFORE_PAUSE};

@@ -150,6 +150,10 @@ pub struct View {
     /// How long the side to move has been on its turn, in ms; the page
     /// adds the time since this view came while the clock runs.
     pub thinking_ms: u64,
+    /// Hint, analysis, review and cursor (`hint`, `analysis`, `review`,
+    /// `cursor`, `study_job` at the top level).
+    #[serde(flatten)]
+    pub study: super::study::StudyView,
 }
 
 /// A request the server refuses; the game is unchanged.
@@ -185,6 +189,8 @@ pub struct GuiState {
     turn_answers_ms: Vec<u64>,
     /// When the side to move was last given the turn (or an answer).
     turn_start: Instant,
+    /// Hint, analysis, review and the cursor.
+    pub study: super::study::Study,
 }
 
 /// The letter of a kind in `colour`'s case.
@@ -219,6 +225,7 @@ impl GuiState {
             answers_ms: Vec::new(),
             turn_answers_ms: Vec::new(),
             turn_start: Instant::now(),
+            study: Default::default(),
         }
     }
 
@@ -298,6 +305,7 @@ impl GuiState {
         self.answers_ms.resize(played, Vec::new());
         self.turn_answers_ms.clear();
         self.turn_start = Instant::now();
+        self.study.replaced();
         self.touch();
     }
 
@@ -475,6 +483,7 @@ impl GuiState {
             } else {
                 0
             },
+            study: super::study::StudyView::of(self),
         }
     }
 }
