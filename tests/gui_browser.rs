@@ -10,6 +10,8 @@
 //! are missing, so the README's test command runs it on a fresh machine.
 
 mod gui_common;
+#[path = "gui_browser/study.rs"]
+mod study;
 
 use base64::Engine as _;
 use gui_common::{http, legal, moves, try_http, Gui};

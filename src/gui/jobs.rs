@@ -311,20 +311,26 @@ fn analysis_kinds(state: &mut GuiState) -> Option<&mut Vec<KindAdvice>> {
     Some(&mut state.study.analysis.kinds)
 }
 
-/// Searches each kind's best placement after a draw in `position`,
-/// storing each into the advice `store` gives. `None` when cancelled.
+/// The letters, in the drawer's case, of the kinds a draw may bring.
+fn letters(side: Colour, pile: Pile) -> Vec<String> {
+    pile.kinds()
+        .map(|kind| Piece::new(side, kind).letter().to_string())
+        .collect()
+}
+
+/// Searches the best placement of each kind of `letters` after a draw
+/// in `position`, storing each into the advice `store` gives. `None`
+/// when cancelled.
 async fn kinds(
     shared: &Shared,
     engine: &mut EngineProcess,
     position: &str,
-    side: Colour,
-    pile: Pile,
+    letters: Vec<String>,
     movetime: u64,
     wanted: impl Fn(&GuiState) -> bool + Copy,
     store: impl Fn(&mut GuiState) -> Option<&mut Vec<KindAdvice>>,
 ) -> Result<Option<()>, String> {
-    for kind in pile.kinds() {
-        let letter = Piece::new(side, kind).letter().to_string();
+    for letter in letters {
         let drawn = with_move(position, &format!("{letter}@"));
         let Some(report) = search(shared, engine, &drawn, 1, Some(movetime), wanted, |_, _| {
             false
@@ -432,8 +438,7 @@ async fn hint(
         shared,
         engine,
         position,
-        side,
-        pile,
+        letters(side, pile),
         HINT_KIND_MOVETIME,
         still,
         hint_kinds,
@@ -498,8 +503,7 @@ async fn analyse(
             shared,
             engine,
             position,
-            side,
-            pile,
+            letters(side, pile),
             ANALYSIS_KIND_MOVETIME,
             wanted,
             analysis_kinds,

@@ -194,7 +194,13 @@ function drawCursor() {
       delete el.dataset.mark;
       delete el.dataset.sym;
     }
-    if (c && c.ply === i) el.classList.add("cursor");
+    if (c && c.ply === i) {
+      el.classList.add("cursor");
+      // Into the list's own view, without scrolling the page.
+      const list = $("moves");
+      const at = el.getBoundingClientRect().top - list.getBoundingClientRect().top;
+      list.scrollTop += at - list.clientHeight / 2;
+    }
   }
   const job = view.study_job;
   $("study-job").textContent = job ? job + "…" : "";
@@ -254,8 +260,11 @@ $("moves").addEventListener("click", (ev) => {
   if (mv) api("/api/cursor", { ply: Number(mv.dataset.ply) - 1 });
 });
 document.addEventListener("keydown", (ev) => {
+  // Keys that edit a field stay with it; a checkbox or button has none.
   const t = ev.target;
-  if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+  const field = t && (t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable ||
+    (t.tagName === "INPUT" && !["checkbox", "radio", "button"].includes(t.type)));
+  if (field) return;
   if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
   if (ev.key === "ArrowLeft") step(-1);
   else if (ev.key === "ArrowRight") step(1);
