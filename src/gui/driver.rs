@@ -104,12 +104,16 @@ pub(super) async fn drive_engine(shared: Arc<Shared>) {
         let Some(job) = job else {
             // Not needed to play: a study job, if one is wanted.
             if let Some(study) = super::jobs::next(&shared) {
-                if let Err(why) = super::jobs::run(&shared, running, study).await {
-                    if let Some(e) = engine.take() {
-                        e.kill().await;
+                match super::jobs::run(&shared, running, study).await {
+                    // It answered as the protocol says: it works.
+                    Ok(()) => failures = 0,
+                    Err(why) => {
+                        if let Some(e) = engine.take() {
+                            e.kill().await;
+                        }
+                        failures += 1;
+                        report_failure(&shared, &why, failures);
                     }
-                    failures += 1;
-                    report_failure(&shared, &why, failures);
                 }
                 continue;
             }

@@ -9,9 +9,9 @@
 //! The kind that came is luck, and it falls between the two, so it never
 //! counts against the mover. The values come from one search per decision
 //! with a `MultiPV` large enough to report every root action it searched:
-//! the line of the most visited action gives the value with best play
-//! (`before`), the played action's own line the value of what was played
-//! (`after`). Marks follow Lichess's drops of 0.1, 0.2 and 0.3 on a −1..1
+//! the line of the action the engine chose (its `bestmove`) gives the
+//! value with best play (`before`), the played action's own line the
+//! value of what was played (`after`). Marks follow Lichess's drops of 0.1, 0.2 and 0.3 on a −1..1
 //! scale, halved on the engine's 0..1 expected result.
 
 use serde::Serialize;
@@ -142,17 +142,26 @@ impl Decision {
     /// engine's order (the best first), and its best action.
     pub fn searched(&mut self, lines: &[(String, Value)], best: Option<String>) {
         self.searched = true;
-        self.before = lines.first().map(|(_, v)| *v);
         self.best = best.or_else(|| lines.first().map(|(t, _)| t.clone()));
+        // The value of the action the engine chose, which is its first
+        // line unless the engine orders them otherwise.
+        let line_of = |token: &str| {
+            lines
+                .iter()
+                .find(|(t, _)| t.eq_ignore_ascii_case(token))
+                .map(|(_, v)| *v)
+        };
+        self.before = self
+            .best
+            .as_deref()
+            .and_then(line_of)
+            .or_else(|| lines.first().map(|(_, v)| *v));
         self.best_squares = self
             .best
             .as_deref()
             .map(super::study::squares)
             .unwrap_or([None, None]);
-        self.played_value = lines
-            .iter()
-            .find(|(t, _)| t.eq_ignore_ascii_case(&self.played))
-            .map(|(_, v)| *v);
+        self.played_value = line_of(&self.played);
     }
 }
 
@@ -346,6 +355,22 @@ mod tests {
         assert_eq!(r.decisions[1].mark, None);
         assert_eq!(r.moves[4], Some(Mark::Blunder));
         assert_eq!(r.moves.len(), 5);
+    }
+
+    /// `before` is the value of the action the engine chose, wherever
+    /// its line stands; a search without lines gives no values.
+    #[test]
+    fn before_is_the_chosen_actions_value() {
+        let mut d = Decision::new(0, 3, false, "1,1-2,2".into());
+        d.searched(
+            &[("@".into(), value(0.4)), ("1,1-2,2".into(), value(0.6))],
+            Some("1,1-2,2".into()),
+        );
+        assert_eq!(d.before, Some(value(0.6)));
+        assert_eq!(d.played_value, Some(value(0.6)));
+        let mut none = Decision::new(0, 3, false, "@".into());
+        none.searched(&[], None);
+        assert_eq!((none.before, none.best.as_deref()), (None, None));
     }
 
     /// A played action the search reported no line for takes its value
