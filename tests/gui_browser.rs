@@ -12,6 +12,8 @@
 mod gui_common;
 #[path = "gui_browser/play.rs"]
 mod play;
+#[path = "gui_browser/study.rs"]
+mod study;
 
 use base64::Engine as _;
 use gui_common::{http, legal, moves, try_http, Gui};

@@ -891,3 +891,117 @@ fn an_engine_over_its_time_loses_and_is_not_restarted() {
     assert_eq!(state["engine"]["message"], "", "{state}");
     assert_eq!(state["engine"]["status"], "ready", "{state}");
 }
+
+/// Issue 50: the study routes refuse malformed bodies and values out of
+/// range with one line, changing nothing; the analysis runs only while a
+/// page is connected to see it.
+#[test]
+fn study_requests_are_checked_and_analysis_needs_a_page() {
+    let gui = Gui::start(&["--seed", "11", "--movetime", "20000"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":11}"#);
+    refused(
+        &gui,
+        "/api/review",
+        br#"{"movetime":100}"#,
+        "nothing to review",
+    );
+    place_turns(&gui, 2);
+    refused(&gui, "/api/hint", b"{bad", "malformed request");
+    refused(&gui, "/api/hint", br#"{"x":1}"#, "malformed request");
+    refused(&gui, "/api/analysis", b"", "malformed request");
+    refused(
+        &gui,
+        "/api/analysis",
+        br#"{"on":"yes"}"#,
+        "malformed request",
+    );
+    refused(
+        &gui,
+        "/api/analysis",
+        br#"{"on":true,"x":1}"#,
+        "malformed request",
+    );
+    refused(&gui, "/api/analysis", b"\xff\xfe", "malformed request");
+    refused(&gui, "/api/review", b"[]", "malformed request");
+    refused(&gui, "/api/review", br#"{"movetime":10}"#, "out of range");
+    refused(
+        &gui,
+        "/api/review",
+        br#"{"movetime":99999}"#,
+        "out of range",
+    );
+    refused(
+        &gui,
+        "/api/review",
+        br#"{"movetime":-1}"#,
+        "malformed request",
+    );
+    refused(
+        &gui,
+        "/api/cursor",
+        br#"{"decision":5}"#,
+        "out of range 0..=4",
+    );
+    refused(
+        &gui,
+        "/api/cursor",
+        br#"{"decision":-1}"#,
+        "malformed request",
+    );
+    refused(&gui, "/api/cursor", br#"{"ply":2}"#, "out of range");
+    refused(
+        &gui,
+        "/api/cursor",
+        br#"{"decision":1,"ply":1}"#,
+        "not both",
+    );
+    refused(&gui, "/api/cursor", br#"{"step":1}"#, "malformed request");
+
+    // The cursor: by decision (a draw and its placement are two), by the
+    // move list's ply, and back to the game as it stands.
+    let state = gui.ok("/api/cursor", r#"{"decision":1}"#);
+    assert_eq!(state["cursor"]["decision"], 1);
+    assert_eq!(state["cursor"]["ply"], 0);
+    assert!(state["cursor"]["pending"].is_string(), "White's tile drawn");
+    assert_eq!(state["cursor"]["tiles"], serde_json::json!([]));
+    let state = gui.ok("/api/cursor", r#"{"ply":1}"#);
+    assert_eq!(state["cursor"]["decision"], 2);
+    assert_eq!(state["cursor"]["played"], "@");
+    assert_eq!(state["cursor"]["tiles"].as_array().unwrap().len(), 1);
+    // The live game is untouched: the person still plays on it.
+    assert_eq!(moves(&state).len(), 2);
+    assert!(!legal(&state).is_empty());
+    let state = gui.ok("/api/cursor", r#"{"decision":null}"#);
+    assert!(state["cursor"].is_null());
+    assert_eq!(state["decisions"], 4);
+
+    // Analysis on with no page to see it: nothing runs.
+    gui.ok("/api/analysis", r#"{"on":true}"#);
+    std::thread::sleep(Duration::from_millis(1500));
+    let state = gui.state();
+    assert!(state["study_job"].is_null(), "{state}");
+    assert!(state["analysis"]["lines"].as_array().unwrap().is_empty());
+    // A page connects: the analysis runs; it goes: the analysis stops.
+    let mut stream = TcpStream::connect(&gui.addr).unwrap();
+    write!(
+        stream,
+        "GET /api/events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+        gui.addr
+    )
+    .unwrap();
+    // The page's connection wakes nothing by itself: a change does.
+    gui.ok("/api/analysis", r#"{"on":true}"#);
+    gui.wait_for(10, "the analysis", |s| {
+        s["study_job"] == "analysis" && !s["analysis"]["lines"].as_array().unwrap().is_empty()
+    });
+    drop(stream);
+    gui.wait_for(10, "the analysis to stop", |s| s["study_job"].is_null());
+
+    // Watching: no hint on the engine's turn.
+    gui.ok("/api/new", r#"{"mode":"watch","seed":3}"#);
+    gui.wait_for(20, "the engine thinking on Black's placement", |s| {
+        s["engine"]["status"] == "thinking" && s["pending"].is_string() && s["side"] == "black"
+    });
+    refused(&gui, "/api/hint", b"", "person's turn");
+    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
+}

@@ -113,6 +113,21 @@ pub(super) async fn drive_engine(shared: Arc<Shared>) {
             }
         };
         let Some(job) = job else {
+            // Not needed to play: a study job, if one is wanted.
+            if let Some(study) = super::jobs::next(&shared) {
+                match super::jobs::run(&shared, running, study).await {
+                    // It answered as the protocol says: it works.
+                    Ok(()) => failures = 0,
+                    Err(why) => {
+                        if let Some(e) = engine.take() {
+                            e.kill().await;
+                        }
+                        failures += 1;
+                        report_failure(&shared, &why, failures);
+                    }
+                }
+                continue;
+            }
             // Idle: wait for a change, but notice an engine that dies.
             let died = tokio::select! {
                 _ = shared.wake.notified() => false,

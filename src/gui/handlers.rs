@@ -13,6 +13,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use std::convert::Infallible;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// The game's view as JSON.
@@ -62,6 +63,23 @@ pub(super) async fn get_record(State(shared): State<Arc<Shared>>) -> Response {
         .into_response()
 }
 
+/// A page's open event stream, counted in [`Shared::pages`] while it
+/// lives: dropped with the stream when the page goes.
+struct OpenPage(Arc<Shared>);
+
+impl OpenPage {
+    fn new(shared: Arc<Shared>) -> OpenPage {
+        shared.pages.fetch_add(1, Ordering::SeqCst);
+        OpenPage(shared)
+    }
+}
+
+impl Drop for OpenPage {
+    fn drop(&mut self) {
+        self.0.pages.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// `GET /api/events`: the view now and after every change, as server-sent
 /// `state` events, with keep-alive comments between.
 pub(super) async fn events(
@@ -69,15 +87,16 @@ pub(super) async fn events(
 ) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
     let rx = shared.changed.subscribe();
     let shared_keep_alive = shared.keep_alive;
+    let page = OpenPage::new(shared);
     let stream =
-        futures_util::stream::unfold((shared, rx, true), |(shared, mut rx, first)| async move {
+        futures_util::stream::unfold((page, rx, true), |(page, mut rx, first)| async move {
             if !first && rx.changed().await.is_err() {
                 return None;
             }
             rx.mark_unchanged();
-            let json = serde_json::to_string(&shared.lock().view()).unwrap_or_default();
+            let json = serde_json::to_string(&page.0.lock().view()).unwrap_or_default();
             let event = Event::default().event("state").data(json);
-            Some((Ok(event), (shared, rx, false)))
+            Some((Ok(event), (page, rx, false)))
         });
     let keep_alive = KeepAlive::default().interval(shared_keep_alive);
     Sse::new(stream).keep_alive(keep_alive)

@@ -15,7 +15,9 @@
 //! the game, `driver` runs the engine, `engine` is its process, and `idle`
 //! closes connections that fall silent. `clock` holds the time controls
 //! and ends games on time; `setup` starts games from a set-up position and
-//! exports a game as the engine's `position` command.
+//! exports a game as the engine's `position` command. `study` keeps the hint, the
+//! analysis, the review and the cursor, `jobs` runs the engine for them
+//! when it is not playing, and `review` marks the game's decisions.
 //!
 //! [`Referee`]: crate::referee::Referee
 
@@ -25,10 +27,13 @@ mod engine;
 mod guard;
 mod handlers;
 mod idle;
+mod jobs;
 mod reply;
+mod review;
 mod routes;
 mod setup;
 mod state;
+mod study;
 
 pub use crate::protocol::client::Info;
 pub use clock::{Clock, ClockView};
@@ -40,6 +45,7 @@ pub use state::{EngineStatus, GuiState, Mode, View, MOVETIME_RANGE};
 use std::future::Future;
 use std::io::Write;
 use std::net::SocketAddr;
+use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tokio::sync::{watch, Notify};
@@ -82,6 +88,10 @@ struct Shared {
     /// How often an event stream sends a comment to keep its connection
     /// within the idle timeout.
     keep_alive: Duration,
+    /// How many pages hold an event stream open: the analysis runs only
+    /// while one can see it. Counted apart from `changed`'s receivers,
+    /// which the server's own tasks hold too.
+    pages: AtomicUsize,
 }
 
 impl Shared {
@@ -154,6 +164,7 @@ pub async fn bind(options: GuiOptions) -> Result<(SocketAddr, impl Future<Output
         wake: Notify::new(),
         command,
         keep_alive: (idle / 2).min(Duration::from_secs(15)),
+        pages: AtomicUsize::new(0),
     });
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", options.port))
         .await

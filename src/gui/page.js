@@ -78,10 +78,15 @@ function fromOf(token) {
   return m ? m[1] : null;
 }
 
+// What the table shows: study.js may show another position of the game.
+function shown() {
+  return typeof studyShown === "function" ? studyShown(view) : view;
+}
+
 // The person's legal tokens that end on each square, for what is shown.
 function targets() {
   const out = new Map();
-  if (!view || !view.human_turn) return out;
+  if (!view || !view.human_turn || shown() !== view) return out;
   for (const token of view.legal) {
     if (token === "@") continue;
     if (view.pending) {
@@ -95,7 +100,7 @@ function targets() {
 
 function movable() {
   const set = new Set();
-  if (!view || !view.human_turn || view.pending) return set;
+  if (!view || !view.human_turn || view.pending || shown() !== view) return set;
   for (const token of view.legal) {
     const from = fromOf(token);
     if (from) set.add(from);
@@ -104,6 +109,7 @@ function movable() {
 }
 
 function drawTable() {
+  const view = shown();
   const world = $("world");
   const tiles = view.tiles;
   const b = bounds(tiles);
@@ -321,6 +327,7 @@ function render(state) {
   drawStatus();
   drawClocks();
   if (typeof drawPlay === "function") drawPlay();
+  if (typeof drawStudy === "function") drawStudy();
   document.body.dataset.version = view.version;
 }
 

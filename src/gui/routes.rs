@@ -8,6 +8,7 @@ use super::handlers::{
 };
 use super::reply::{bad, page};
 use super::setup::{get_export, post_setup};
+use super::study::{post_analysis, post_cursor, post_hint, post_review};
 use super::Shared;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
@@ -20,6 +21,7 @@ const PAGE_HTML: &str = include_str!("page.html");
 const PAGE_CSS: &str = include_str!("page.css");
 const PAGE_JS: &str = include_str!("page.js");
 const PLAY_JS: &str = include_str!("play.js");
+const STUDY_JS: &str = include_str!("study.js");
 
 /// Every route of the server, behind the [`guard`].
 pub(super) fn router(shared: Arc<Shared>) -> Router {
@@ -40,6 +42,10 @@ pub(super) fn router(shared: Arc<Shared>) -> Router {
             "/play.js",
             get(|| async { page(PLAY_JS, "text/javascript; charset=utf-8") }),
         )
+        .route(
+            "/study.js",
+            get(|| async { page(STUDY_JS, "text/javascript; charset=utf-8") }),
+        )
         .route("/api/state", get(get_state))
         .route("/api/events", get(events))
         .route("/api/record", get(get_record))
@@ -51,6 +57,10 @@ pub(super) fn router(shared: Arc<Shared>) -> Router {
         .route("/api/resume", post(post_resume))
         .route("/api/setup", post(post_setup))
         .route("/api/export", get(get_export))
+        .route("/api/hint", post(post_hint))
+        .route("/api/analysis", post(post_analysis))
+        .route("/api/review", post(post_review))
+        .route("/api/cursor", post(post_cursor))
         // The browser asks for it on its own; the page names no icon.
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .fallback(|| async { bad(StatusCode::NOT_FOUND, "no such page".into()) })

@@ -174,6 +174,10 @@ pub struct View {
     pub clock: Option<ClockView>,
     /// The engine's level, its `Skill` (1 to 6).
     pub level: u8,
+    /// Hint, analysis, review and cursor (`hint`, `analysis`, `review`,
+    /// `cursor`, `study_job` at the top level).
+    #[serde(flatten)]
+    pub study: super::study::StudyView,
 }
 
 /// A request the server refuses; the game is unchanged.
@@ -214,6 +218,8 @@ pub struct GuiState {
     pub clock: Option<Clock>,
     /// The engine's level, sent as `Skill` before each of its searches.
     pub level: u8,
+    /// Hint, analysis, review and the cursor.
+    pub study: super::study::Study,
 }
 
 /// The letter of a kind in `colour`'s case.
@@ -250,6 +256,7 @@ impl GuiState {
             turn_start: Instant::now(),
             clock: None,
             level: FULL_STRENGTH,
+            study: Default::default(),
         }
     }
 
@@ -362,6 +369,7 @@ impl GuiState {
         self.answers_ms.resize(played, Vec::new());
         self.turn_answers_ms.clear();
         self.turn_start = Instant::now();
+        self.study.replaced();
         self.touch();
     }
 
@@ -558,6 +566,7 @@ impl GuiState {
                 .as_ref()
                 .map(|c| c.view((!self.is_over()).then_some(us))),
             level: self.level,
+            study: super::study::StudyView::of(self),
         }
     }
 

@@ -109,8 +109,12 @@ pub enum Score {
 }
 
 /// What a search line of the engine says, as far as a driver shows it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Info {
+    /// Which of the reported actions the line is, 1 the best (`multipv`;
+    /// 1 when the line names none): the lines of one report share a
+    /// search, so a driver collects them by this index.
+    pub multipv: u32,
     /// The score of the best action for the side to move.
     pub score: Option<Score>,
     /// Wins, draws and losses per mille for the side to move.
@@ -125,7 +129,26 @@ pub struct Info {
     pub pv: String,
 }
 
+impl Default for Info {
+    fn default() -> Info {
+        Info {
+            multipv: 1,
+            score: None,
+            wdl: None,
+            nodes: 0,
+            nps: 0,
+            time: 0,
+            pv: String::new(),
+        }
+    }
+}
+
 impl Info {
+    /// The action the line is about: the first word of its `pv`.
+    pub fn action(&self) -> Option<&str> {
+        self.pv.split_whitespace().next()
+    }
+
     /// The expected result (0 to 1, a draw counting a half) for the side
     /// to move that the line reports: its `wdl` when it has one, else
     /// its score read back through the curve the engine printed it by
@@ -144,6 +167,12 @@ impl Info {
     /// Reads an `info` line of the best action (`multipv 1` or none);
     /// other lines (`info string`, lesser multipv lines) give `None`.
     pub fn parse(line: &str) -> Option<Info> {
+        Info::parse_any(line).filter(|info| info.multipv == 1)
+    }
+
+    /// Reads an `info` line of any reported action, its rank in
+    /// [`Info::multipv`]; `info string` and other lines give `None`.
+    pub fn parse_any(line: &str) -> Option<Info> {
         let mut words = line.split_whitespace();
         if words.next() != Some("info") {
             return None;
@@ -153,7 +182,10 @@ impl Info {
         while let Some(word) = words.next() {
             match word {
                 "string" => return None,
-                "multipv" if number(&mut words) != Some(1) => return None,
+                "multipv" => match number(&mut words) {
+                    Some(n) if n >= 1 => info.multipv = u32::try_from(n).ok()?,
+                    _ => return None,
+                },
                 // `score cp N` or `score mate N`: the unit word first.
                 "score" => {
                     info.score = match words.next() {
@@ -205,6 +237,12 @@ mod tests {
         assert_eq!(info.pv, "0,0-1,0 @");
         assert_eq!(Info::parse("info string playouts/s 3683"), None);
         assert_eq!(Info::parse("info multipv 2 score cp 1 pv @"), None);
+        let second = Info::parse_any("info multipv 2 score cp 1 wdl 1 2 3 pv N@1,0 @").unwrap();
+        assert_eq!((second.multipv, second.action()), (2, Some("N@1,0")));
+        assert_eq!(info.multipv, 1);
+        assert_eq!(Info::parse_any("info score cp 1 pv @").unwrap().multipv, 1);
+        assert_eq!(Info::parse_any("info multipv 0 score cp 1 pv @"), None);
+        assert_eq!(Info::parse_any("info multipv x score cp 1 pv @"), None);
         assert_eq!(Info::parse("bestmove @"), None);
         assert_eq!(Info::parse("info score cp x wdl 1 2"), None);
     }

@@ -1,0 +1,636 @@
+//! Study on the page, clicked as a person would: a hint that is a legal
+//! action (and for a draw, a legal placement of every kind that may
+//! come), analysis marks legal in the position shown, analysis that stops
+//! the engine when turned off, and the review of a `chex match` record
+//! whose marks agree with the drops in the engine's WDL, with its graph,
+//! its points and the arrow keys. Each saves screenshots at 1280×800 and
+//! 390×844 and checks that the page stays usable at both.
+
+use super::gui_common::{legal, Gui};
+use super::{ensure_browser, page_tiles, screenshot_dir, Browser};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// WebDriver's codes for the keys the cursor answers.
+const LEFT: &str = "\u{E012}";
+const RIGHT: &str = "\u{E014}";
+const HOME: &str = "\u{E011}";
+const END: &str = "\u{E010}";
+
+/// Plays `n` turns in a two-person game: each a draw and the first legal
+/// placement.
+fn place_turns(gui: &Gui, n: usize) {
+    for _ in 0..n {
+        let state = gui.ok("/api/move", r#"{"token":"@"}"#);
+        let placement = legal(&state)[0].clone();
+        gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
+    }
+}
+
+/// What the engine itself lists as legal (`moves`) after a `position`
+/// command: the check does not trust the server's referee.
+fn engine_legal(position: &str) -> Vec<String> {
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_chex"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the engine");
+    let mut input = engine.stdin.take().expect("stdin");
+    writeln!(input, "{position}\nmoves\nquit").unwrap();
+    drop(input);
+    let out = engine.wait_with_output().expect("the engine's output");
+    let out = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(!out.contains("error"), "{position}: {out}");
+    out.lines()
+        .find(|l| !l.starts_with("info"))
+        .unwrap_or("")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// A `position` command with one more token.
+fn with_move(position: &str, token: &str) -> String {
+    if position.contains(" moves ") {
+        format!("{position} {token}")
+    } else {
+        format!("{position} moves {token}")
+    }
+}
+
+/// Waits until `test` holds for the state, for up to `secs`.
+fn wait_state(gui: &Gui, secs: u64, what: &str, test: impl Fn(&Value) -> bool) -> Value {
+    gui.wait_for(secs, what, test)
+}
+
+/// Presses a key as a person would (WebDriver key actions).
+fn press(browser: &Browser, key: &str) {
+    browser.session(
+        "POST",
+        "/actions",
+        Some(
+            json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
+            {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]}),
+        ),
+    );
+    browser.session("DELETE", "/actions", None);
+}
+
+/// The marks drawn over the table: (class list, token, data).
+fn page_marks(browser: &Browser) -> Vec<Value> {
+    let marks = browser.read(
+        "return [...document.querySelectorAll('#study-marks g.mark')].map(g => ({
+           cls: g.getAttribute('class'), token: g.dataset.token, kind: g.dataset.kind || null,
+           source: g.dataset.source || null, rank: g.dataset.rank || null }));",
+    );
+    marks.as_array().expect("a list").clone()
+}
+
+/// Waits until the page has drawn the server's view as of now.
+fn page_caught_up(browser: &Browser, gui: &Gui) -> Value {
+    let state = gui.state();
+    let version = state["version"].as_u64().unwrap();
+    browser.wait(
+        "the page to catch up",
+        &format!("return Number(document.body.dataset.version) >= {version};"),
+    );
+    state
+}
+
+/// CPU time (clock ticks) spent so far by the server's child processes:
+/// the engine.
+fn engine_ticks(gui_pid: u32) -> u64 {
+    let mut children = Vec::new();
+    if let Ok(tasks) = std::fs::read_dir(format!("/proc/{gui_pid}/task")) {
+        for task in tasks.flatten() {
+            let list = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+            children.extend(list.split_whitespace().map(str::to_string));
+        }
+    }
+    children
+        .iter()
+        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/stat")).ok())
+        .map(|stat| {
+            // The fields after the command's closing parenthesis: utime
+            // and stime are the 12th and 13th.
+            let rest = stat.rsplit_once(") ").map_or("", |(_, r)| r);
+            let f: Vec<u64> = rest
+                .split_whitespace()
+                .map(|w| w.parse().unwrap_or(0))
+                .collect();
+            f.get(11).copied().unwrap_or(0) + f.get(12).copied().unwrap_or(0)
+        })
+        .sum()
+}
+
+/// The engine's CPU ticks over `ms`.
+fn engine_busy(gui: &Gui, ms: u64) -> u64 {
+    let before = engine_ticks(gui.pid());
+    std::thread::sleep(Duration::from_millis(ms));
+    engine_ticks(gui.pid()) - before
+}
+
+/// At `width`×`height`: no sideways overflow of the page, and each of
+/// `controls` visible and the topmost element at its middle once
+/// scrolled to (so a click lands on it). Saves the screenshot `name`.
+fn usable_at(
+    browser: &Browser,
+    width: u32,
+    height: u32,
+    controls: &[&str],
+    shot: &str,
+    show: &str,
+) {
+    browser.session(
+        "POST",
+        "/window/rect",
+        Some(json!({ "width": width, "height": height })),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let list = serde_json::to_string(controls).unwrap();
+    let report = browser.read(&format!(
+        "const out = {{ inner: window.innerWidth, page: document.documentElement.scrollWidth,
+                        body: document.body.scrollWidth, blocked: [] }};
+         for (const css of {list}) {{
+           const el = document.querySelector(css);
+           if (!el) {{ out.blocked.push(css + ': missing'); continue; }}
+           el.scrollIntoView({{ block: 'center', inline: 'center' }});
+           const r = el.getBoundingClientRect();
+           const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+           if (r.width <= 0 || r.height <= 0 || r.right > window.innerWidth + 1 || r.left < -1)
+             out.blocked.push(css + ': off the page');
+           else if (!hit || !(el === hit || el.contains(hit) || hit.contains(el)))
+             out.blocked.push(css + ': covered by ' + (hit ? hit.outerHTML.slice(0, 80) : 'nothing'));
+         }}
+         document.querySelector('{show}').scrollIntoView({{ block: 'start' }});
+         return out;"
+    ));
+    let inner = report["inner"].as_f64().unwrap();
+    assert!(
+        report["page"].as_f64().unwrap() <= inner && report["body"].as_f64().unwrap() <= inner,
+        "{width}×{height}: the page overflows sideways: {report}"
+    );
+    assert_eq!(
+        report["blocked"],
+        json!([]),
+        "{width}×{height}: controls not usable: {report}"
+    );
+    let path = screenshot_dir().join(format!("chex-gui-{shot}-{width}x{height}.png"));
+    browser.screenshot(&path);
+    eprintln!("screenshot: {}", path.display());
+}
+
+/// Checks every analysis mark on the page against the engine's legal
+/// actions in the analysed position (and a kind's placement in the
+/// position with that kind drawn). Returns how many marks were checked.
+fn analysis_marks_are_legal(browser: &Browser, state: &Value, server_legal: &[String]) -> usize {
+    let position = state["analysis"]["position"].as_str().unwrap().to_string();
+    let legal = engine_legal(&position);
+    for token in server_legal {
+        assert!(
+            legal.contains(token),
+            "the view's {token} is not the engine's"
+        );
+    }
+    let mut checked = 0;
+    for mark in page_marks(browser) {
+        let cls = mark["cls"].as_str().unwrap();
+        let token = mark["token"].as_str().unwrap();
+        if cls.contains("analysis") {
+            assert!(
+                legal.contains(&token.to_string()),
+                "{token} not legal in {position}: {legal:?}"
+            );
+            let rank: u32 = mark["rank"].as_str().unwrap().parse().unwrap();
+            assert!((1..=3).contains(&rank), "{mark}");
+            checked += 1;
+        } else if mark["source"] == "analysis" {
+            let kind = mark["kind"].as_str().unwrap();
+            let drawn = with_move(&position, &format!("{kind}@"));
+            assert!(
+                engine_legal(&drawn).contains(&token.to_string()),
+                "{token} not legal after {kind}@ in {position}"
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn a_hint_and_the_analysis_are_legal_and_analysis_stops_when_off() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
+    place_turns(&gui, 4);
+    let browser = Browser::start();
+    browser.session(
+        "POST",
+        "/window/rect",
+        Some(json!({ "width": 1280, "height": 800 })),
+    );
+    browser.go(&gui.url());
+    browser.wait(
+        "the page",
+        "return document.querySelectorAll('#world .tile').length === 4;",
+    );
+
+    // Hints until one says to draw: each is legal, and a draw's advice
+    // places every kind legally in the position with that kind drawn.
+    let mut saw_draw = false;
+    for _ in 0..6 {
+        let before = gui.state();
+        browser.click("#hint-btn");
+        let state = wait_state(&gui, 30, "the hint", |s| s["hint"]["status"] == "done");
+        assert!(state["hint"]["message"].as_str().unwrap().is_empty());
+        let best = state["hint"]["best"].as_str().unwrap().to_string();
+        assert_eq!(legal(&state), legal(&before));
+        assert!(
+            legal(&state).contains(&best),
+            "hint {best} is not legal: {state}"
+        );
+        page_caught_up(&browser, &gui);
+        let shown = browser.text("#hint-advice");
+        assert!(shown.starts_with("Hint:"), "{shown}");
+        let marks = page_marks(&browser);
+        if best == "@" {
+            let position = state["analysis"]["position"].as_str().unwrap();
+            let kinds = state["hint"]["kinds"].as_array().unwrap();
+            let piles = &state["piles"][if state["side"] == "white" { 0 } else { 1 }];
+            let total: u64 = piles
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p[1].as_u64().unwrap())
+                .sum();
+            assert_eq!(
+                kinds.len(),
+                piles
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|p| p[1].as_u64().unwrap() > 0)
+                    .count()
+            );
+            for k in kinds {
+                let kind = k["kind"].as_str().unwrap();
+                let count = k["count"].as_u64().unwrap();
+                assert!((k["chance"].as_f64().unwrap() - count as f64 / total as f64).abs() < 1e-9);
+                let placement = k["best"].as_str().expect("a placement for every kind here");
+                let drawn = with_move(position, &format!("{kind}@"));
+                assert!(
+                    engine_legal(&drawn).contains(&placement.to_string()),
+                    "{placement} is not legal after {kind}@"
+                );
+                assert!(
+                    marks
+                        .iter()
+                        .any(|m| m["source"] == "hint" && m["token"] == placement),
+                    "{placement} not drawn: {marks:?}"
+                );
+                assert!(shown.contains(placement), "{shown}");
+            }
+            assert!(shown.contains("draw"), "{shown}");
+            saw_draw = true;
+            break;
+        }
+        assert!(
+            marks
+                .iter()
+                .any(|m| m["source"] == "hint" && m["token"] == best.as_str()),
+            "{best} not drawn: {marks:?}"
+        );
+        gui.ok("/api/move", &json!({ "token": best }).to_string());
+        let state = gui.state();
+        if state["pending"].is_string() {
+            let placement = legal(&state)[0].clone();
+            gui.ok("/api/move", &json!({ "token": placement }).to_string());
+        }
+    }
+    assert!(saw_draw, "no hint said to draw in six turns");
+
+    // Analysis on: marks legal in the position shown, the engine busy.
+    browser.click("#analysis-on");
+    let analysed = |browser: &Browser, gui: &Gui, legal_now: &dyn Fn(&Value) -> Vec<String>| {
+        let end = Instant::now() + Duration::from_secs(30);
+        loop {
+            let state = page_caught_up(browser, gui);
+            let a = &state["analysis"];
+            let drawn = page_marks(browser)
+                .iter()
+                .filter(|m| {
+                    m["cls"].as_str().unwrap().contains("analysis") || m["source"] == "analysis"
+                })
+                .count();
+            if a["on"] == true && !a["lines"].as_array().unwrap().is_empty() && drawn > 0 {
+                let checked = analysis_marks_are_legal(browser, &state, &legal_now(&state));
+                if checked > 0 {
+                    return state;
+                }
+            }
+            assert!(Instant::now() < end, "no analysis marks: {state}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    };
+    let state = analysed(&browser, &gui, &|s: &Value| legal(s));
+    assert_eq!(state["study_job"], "analysis");
+    let lines = state["analysis"]["lines"].as_array().unwrap();
+    assert!(lines.len() <= 3);
+    let wdl = state["analysis"]["white_wdl"].as_array().expect("a WDL");
+    assert_eq!(
+        wdl.iter().map(|v| v.as_u64().unwrap()).sum::<u64>() / 10,
+        100
+    );
+    assert!(browser.text("#analysis-wdl").starts_with("White "));
+    let busy = engine_busy(&gui, 1000);
+    assert!(
+        busy >= 30,
+        "the engine does not seem to analyse: {busy} ticks in 1 s"
+    );
+
+    // One decision back with the key: the table shows that position and
+    // the analysis follows it.
+    press(&browser, LEFT);
+    let decisions = state["decisions"].as_u64().unwrap();
+    let back = wait_state(&gui, 10, "the cursor one back", |s| {
+        s["cursor"]["decision"].as_u64() == Some(decisions - 1)
+            && s["analysis"]["position"] == s["cursor"]["position"]
+    });
+    let cursor_legal = |s: &Value| legal(&s["cursor"]);
+    let state = analysed(&browser, &gui, &cursor_legal);
+    assert_eq!(state["cursor"]["position"], back["cursor"]["position"]);
+    let tiles: BTreeMap<String, String> = state["cursor"]["tiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                format!("{},{}", t["x"], t["y"]),
+                t["piece"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(page_tiles(&browser), tiles, "the table at the cursor");
+    // Nothing can be played on a past position.
+    assert_eq!(
+        browser
+            .read("return document.querySelectorAll('#world .sq.legal, #world .sq.mine').length;"),
+        json!(0)
+    );
+
+    let controls = [
+        "#hint-btn",
+        "#analysis-on",
+        "#review-btn",
+        "#cur-prev",
+        "#draw",
+        "#board",
+    ];
+    usable_at(&browser, 1280, 800, &controls, "analysis", "#board");
+    usable_at(&browser, 390, 844, &controls, "analysis", "#board");
+
+    // Off: the study job ends and the engine is idle.
+    browser.click("#analysis-on");
+    wait_state(&gui, 10, "the analysis off", |s| {
+        s["analysis"]["on"] == false && s["study_job"].is_null()
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let idle = engine_busy(&gui, 1500);
+    assert!(idle <= 10, "the engine still works: {idle} ticks in 1.5 s");
+    page_caught_up(&browser, &gui);
+    assert!(page_marks(&browser)
+        .iter()
+        .all(|m| !m["cls"].as_str().unwrap().contains("analysis")));
+}
+
+/// A short `chex match` record: two engines at 50 playouts a turn.
+fn match_record() -> String {
+    let dir = std::env::temp_dir().join(format!("chex-gui-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("games.jsonl");
+    let _ = std::fs::remove_file(&out);
+    let status = Command::new(env!("CARGO_BIN_EXE_chex"))
+        .args(["match", "--nodes", "50", "--games", "1", "--seed", "7"])
+        .args(["--option1", "Threads=1", "--option2", "Threads=1"])
+        .args(["--option1", "Seed=1", "--option2", "Seed=2"])
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("run chex match");
+    assert!(status.success());
+    let text = std::fs::read_to_string(&out).unwrap();
+    text.lines().next().expect("a record").to_string()
+}
+
+#[test]
+fn a_review_of_a_match_record_marks_the_drops_and_the_cursor_steps() {
+    ensure_browser();
+    let record = match_record();
+    let played: Value = serde_json::from_str(&record).unwrap();
+    let gui = Gui::start(&["--seed", "1", "--movetime", "200"]);
+    let browser = Browser::start();
+    browser.session(
+        "POST",
+        "/window/rect",
+        Some(json!({ "width": 1280, "height": 800 })),
+    );
+    browser.go(&gui.url());
+    browser.wait(
+        "the page",
+        "return document.body.dataset.version !== undefined;",
+    );
+    browser.type_into("#record", &record);
+    browser.click("#load");
+    let n_moves = played["moves"].as_array().unwrap().len();
+    browser.wait(
+        "the loaded game",
+        &format!("return document.querySelectorAll('#moves .mv').length === {n_moves};"),
+    );
+    browser.type_into("#review-ms", "100");
+    browser.click("#review-btn");
+    let state = wait_state(&gui, 240, "the review", |s| s["review"]["status"] == "done");
+    let review = &state["review"];
+    let decisions = review["decisions"].as_array().unwrap();
+    assert_eq!(decisions.len() as u64, state["decisions"].as_u64().unwrap());
+    assert!(decisions.len() > n_moves, "a placement is two decisions");
+
+    // Every decision's values are the engine's WDL, and its mark is the
+    // one the drop earns: 0.05, 0.10, 0.15 on the 0..1 expected result.
+    let expected = |v: &Value| {
+        let wdl: Vec<f64> = v["wdl"]
+            .as_array()
+            .expect("a WDL")
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        let e = (wdl[0] + wdl[1] / 2.0) / (wdl[0] + wdl[1] + wdl[2]);
+        assert!((e - v["expected"].as_f64().unwrap()).abs() < 1e-3, "{v}");
+        e
+    };
+    let mut marked = 0;
+    for d in decisions {
+        assert_eq!(d["searched"], true, "{d}");
+        let before = expected(&d["before"]);
+        let white = if d["side"] == "white" {
+            before
+        } else {
+            1.0 - before
+        };
+        assert!((d["white"].as_f64().unwrap() - white).abs() < 1e-3, "{d}");
+        if d["after"].is_null() {
+            // Only a draw the search reported no line for has no value.
+            assert_eq!(d["played"], "@", "{d}");
+            assert!(d["mark"].is_null());
+            continue;
+        }
+        let after = expected(&d["after"]);
+        let drop = (before - after).max(0.0);
+        assert!((d["drop"].as_f64().unwrap() - drop).abs() < 1e-3, "{d}");
+        let drop = d["drop"].as_f64().unwrap();
+        let mark = if drop >= 0.15 {
+            json!("blunder")
+        } else if drop >= 0.10 {
+            json!("mistake")
+        } else if drop >= 0.05 {
+            json!("inaccuracy")
+        } else {
+            Value::Null
+        };
+        let near = [0.05, 0.10, 0.15].iter().any(|t| (drop - t).abs() < 1e-6);
+        if !near {
+            assert_eq!(d["mark"], mark, "{d}");
+        }
+        if !d["mark"].is_null() {
+            marked += 1;
+        }
+        if d["played"] == d["best"] {
+            // The best action played loses nothing.
+            assert!(d["mark"].is_null() && drop < 1e-9, "{d}");
+        }
+    }
+    // A placement is judged with its kind known: its own search, in the
+    // position after `N@`, found a placement of that kind best.
+    let mut draws = 0;
+    for pair in decisions.windows(2) {
+        if pair[0]["played"] == "@" {
+            let kind = |d: &Value| {
+                d.as_str()
+                    .and_then(|t| t.split_once('@'))
+                    .map(|(k, _)| k.to_string())
+            };
+            assert!(kind(&pair[1]["played"]).is_some(), "{}", pair[1]);
+            assert_eq!(
+                kind(&pair[1]["best"]),
+                kind(&pair[1]["played"]),
+                "{}",
+                pair[1]
+            );
+            draws += 1;
+        }
+    }
+    assert!(draws > 0);
+
+    // The graph: one point per decision, marks where the review put them.
+    page_caught_up(&browser, &gui);
+    let points = browser.read(
+        "return [...document.querySelectorAll('#graph circle[data-decision]')].map(c => [Number(c.dataset.decision), c.dataset.mark || null]);",
+    );
+    let points = points.as_array().unwrap();
+    assert_eq!(points.len(), decisions.len());
+    for (i, p) in points.iter().enumerate() {
+        assert_eq!(p[0], json!(i));
+        assert_eq!(p[1], decisions[i]["mark"]);
+    }
+    // The move list carries each move's worst mark.
+    let list_marks = browser.read(
+        "return [...document.querySelectorAll('#moves .mv')].map(m => m.dataset.mark || null);",
+    );
+    assert_eq!(list_marks, review["moves"]);
+    eprintln!("review: {} decisions, {marked} marked", decisions.len());
+
+    // A click on a point shows that decision's position, with the
+    // better action drawn when it was not played.
+    let k = decisions
+        .iter()
+        .position(|d| !d["mark"].is_null() && d["index"].as_u64().unwrap() > 0)
+        .unwrap_or(decisions.len() / 2);
+    browser.click(&format!("#graph circle[data-decision='{k}']"));
+    let state = wait_state(&gui, 10, "the cursor on the point", |s| {
+        s["cursor"]["decision"].as_u64() == Some(k as u64)
+    });
+    page_caught_up(&browser, &gui);
+    let cursor = &state["cursor"];
+    let tiles: BTreeMap<String, String> = cursor["tiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                format!("{},{}", t["x"], t["y"]),
+                t["piece"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(page_tiles(&browser), tiles, "the table at decision {k}");
+    let d = &decisions[k];
+    assert_eq!(cursor["played"], d["played"]);
+    assert!(legal(cursor).contains(&d["played"].as_str().unwrap().to_string()));
+    let marks = page_marks(&browser);
+    if d["best"] != d["played"] && !d["best_squares"][1].is_null() {
+        assert!(
+            marks
+                .iter()
+                .any(|m| m["cls"].as_str().unwrap().contains("best") && m["token"] == d["best"]),
+            "the better action {} is not drawn: {marks:?}",
+            d["best"]
+        );
+        assert!(legal(cursor).contains(&d["best"].as_str().unwrap().to_string()));
+    }
+    assert!(browser
+        .text("#review-detail")
+        .contains(d["played"].as_str().unwrap()));
+
+    // The keys step the cursor.
+    let at = |gui: &Gui, want: Option<u64>, what: &str| {
+        wait_state(gui, 10, what, |s| s["cursor"]["decision"].as_u64() == want);
+    };
+    press(&browser, RIGHT);
+    at(&gui, Some(k as u64 + 1), "→");
+    press(&browser, LEFT);
+    press(&browser, LEFT);
+    at(&gui, Some(k as u64 - 1), "← ←");
+    press(&browser, HOME);
+    at(&gui, Some(0), "Home");
+    page_caught_up(&browser, &gui);
+    assert!(
+        page_tiles(&browser).is_empty(),
+        "the start has an empty table"
+    );
+    press(&browser, END);
+    at(&gui, None, "End");
+    // A move of the list shows where it was played.
+    browser.click("#moves .mv[data-ply='3']");
+    let state = wait_state(&gui, 10, "the third move", |s| s["cursor"]["ply"] == 2);
+    // Where a placement was played, its draw came first.
+    let third = played["moves"][2].as_str().unwrap();
+    let first_answer = if third.contains('@') { "@" } else { third };
+    assert_eq!(state["cursor"]["played"], first_answer);
+    assert!(state["cursor"]["pending"].is_null());
+
+    browser.click(&format!("#graph circle[data-decision='{k}']"));
+    at(&gui, Some(k as u64), "the marked point again");
+    let controls = [
+        "#review-btn",
+        "#graph svg",
+        "#cur-next",
+        "#cur-prev",
+        "#board",
+    ];
+    usable_at(&browser, 1280, 800, &controls, "review", "#board");
+    usable_at(&browser, 390, 844, &controls, "review", "#study-panel");
+}
