@@ -275,19 +275,97 @@ fn engine_d(tokens: &[String]) -> (BTreeMap<String, String>, BTreeMap<String, u6
     engine_d_of(&format!("position startpos moves {}", tokens.join(" ")))
 }
 
-/// The engine's `d` after a `position` command: the position line's
-/// tiles, piles and side to move.
-fn engine_d_of(position: &str) -> (BTreeMap<String, String>, BTreeMap<String, u64>, String) {
+/// What the engine binary prints for `script` (lines of protocol.md),
+/// then `quit`: the tests check the page against the engine itself, not
+/// against the server's referee.
+fn engine_says(script: &str) -> String {
     let mut engine = Command::new(env!("CARGO_BIN_EXE_chex"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .expect("start the engine");
     let mut input = engine.stdin.take().expect("stdin");
-    writeln!(input, "{position}\nd\nquit").unwrap();
+    writeln!(input, "{script}\nquit").unwrap();
     drop(input);
     let out = engine.wait_with_output().expect("the engine's output");
-    let out = String::from_utf8_lossy(&out.stdout).into_owned();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The tiles of a view (or of its cursor), by square: what the table
+/// should show.
+fn tiles_of(view: &Value) -> BTreeMap<String, String> {
+    view["tiles"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no tiles in {view}"))
+        .iter()
+        .map(|t| {
+            (
+                format!("{},{}", t["x"], t["y"]),
+                t["piece"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Resizes the window to `width`×`height`, checks that the page does not
+/// scroll sideways and that each of `controls` can be scrolled to, lies
+/// inside the window's width and is the topmost element at its middle (so
+/// that a click lands on it), then scrolls `show` into view and saves the
+/// screenshot chex-gui-`name`-`width`x`height`.png.
+fn photograph_and_check(
+    browser: &Browser,
+    name: &str,
+    (width, height): (u32, u32),
+    controls: &[&str],
+    show: &str,
+) {
+    browser.session(
+        "POST",
+        "/window/rect",
+        Some(json!({ "width": width, "height": height })),
+    );
+    // Let the page refit the table to the new size.
+    browser.wait(
+        "the new size",
+        &format!("return window.innerWidth <= {width};"),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let script = format!(
+        "const out = {{ inner: window.innerWidth, page: document.documentElement.scrollWidth,
+                       body: document.body.scrollWidth, bad: [] }};
+         for (const s of {controls}) {{
+           const e = document.querySelector(s);
+           if (!e) {{ out.bad.push(s + ': missing'); continue; }}
+           e.scrollIntoView({{ block: 'center', inline: 'nearest' }});
+           const r = e.getBoundingClientRect();
+           if (r.width === 0 || r.height === 0) {{ out.bad.push(s + ': not shown'); continue; }}
+           if (r.left < 0 || r.right > window.innerWidth + 0.5) out.bad.push(s + ': outside the width');
+           const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+           if (!hit || !(hit === e || e.contains(hit)))
+             out.bad.push(s + ': covered by ' + (hit ? hit.tagName + '.' + hit.className : 'nothing'));
+         }}
+         window.scrollTo(0, 0);
+         document.querySelector({show}).scrollIntoView({{ block: 'start' }});
+         return out;",
+        controls = json!(controls),
+        show = json!(show)
+    );
+    let fit = browser.read(&script);
+    let inner = fit["inner"].as_f64().unwrap();
+    assert!(
+        fit["page"].as_f64().unwrap() <= inner && fit["body"].as_f64().unwrap() <= inner,
+        "{name} at {width}×{height} scrolls sideways: {fit}"
+    );
+    assert_eq!(fit["bad"], json!([]), "{name} at {width}×{height}: {fit}");
+    let path = screenshot_dir().join(format!("chex-gui-{name}-{width}x{height}.png"));
+    browser.screenshot(&path);
+    eprintln!("screenshot: {}", path.display());
+}
+
+/// The engine's `d` after a `position` command: the position line's
+/// tiles, piles and side to move.
+fn engine_d_of(position: &str) -> (BTreeMap<String, String>, BTreeMap<String, u64>, String) {
+    let out = engine_says(&format!("{position}\nd"));
     assert!(
         !out.contains("error"),
         "the engine refused the moves: {out}"
@@ -377,17 +455,7 @@ fn a_person_plays_an_opening_by_clicks_and_the_page_matches_the_engine() {
             break;
         }
         let state = gui.state();
-        let tiles: BTreeMap<String, String> = state["tiles"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| {
-                (
-                    format!("{},{}", t["x"], t["y"]),
-                    t["piece"].as_str().unwrap().to_string(),
-                )
-            })
-            .collect();
+        let tiles = tiles_of(&state);
         let ours = |p: &str| (state["side"] == "white") == (p.to_uppercase() == p);
         let steps: Vec<String> = legal(&state).into_iter().filter(|t| t != "@").collect();
         let capture = steps.iter().find(|t| tiles.contains_key(&destination(t)));

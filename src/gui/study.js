@@ -219,13 +219,27 @@ function drawStudy() {
 
 // ---- the person's controls ----
 
-function cursorTo(decision) { return api("/api/cursor", { decision }); }
+// The decision last asked for while the server has not answered every
+// request yet: keys pressed faster than the answers step from it, not
+// from a view that does not show the last step.
+let aimed = null;
+let asking = 0;
+
+async function cursorTo(decision) {
+  aimed = decision === null ? view.decisions : decision;
+  asking++;
+  try {
+    return await api("/api/cursor", { decision });
+  } finally {
+    if (--asking === 0) aimed = null;
+  }
+}
 
 // One decision back or on; the last stop is the game as it stands.
 function step(by) {
   if (!view) return;
   const n = view.decisions;
-  const at = view.cursor ? view.cursor.decision : n;
+  const at = aimed !== null ? aimed : view.cursor ? view.cursor.decision : n;
   const d = Math.max(0, Math.min(n, at + by));
   if (d !== at) cursorTo(d >= n ? null : d);
 }

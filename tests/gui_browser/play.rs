@@ -7,13 +7,12 @@
 
 use super::gui_common::{game_of, legal, moves, Gui};
 use super::{
-    destination, engine_d_of, ensure_browser, page_piles, page_tiles, screenshot_dir, Browser,
+    destination, engine_d_of, engine_says, ensure_browser, page_piles, page_tiles,
+    photograph_and_check, Browser,
 };
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A browser on the page, once it has its first view.
@@ -100,72 +99,11 @@ fn shown(ms: u64) -> String {
 
 /// The reason the engine's own parser gives for a position it refuses.
 fn engine_refusal(position: &str) -> String {
-    let mut engine = Command::new(env!("CARGO_BIN_EXE_chex"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start the engine");
-    let mut input = engine.stdin.take().expect("stdin");
-    writeln!(input, "position fen {position}\nquit").unwrap();
-    drop(input);
-    let out = engine.wait_with_output().expect("the engine's output");
-    let out = String::from_utf8_lossy(&out.stdout).into_owned();
+    let out = engine_says(&format!("position fen {position}"));
     out.lines()
         .find_map(|l| l.strip_prefix("info string error: "))
         .unwrap_or_else(|| panic!("the engine took {position:?}: {out}"))
         .to_string()
-}
-
-/// Resizes the window to `width`×`height`, photographs the page as
-/// chex-gui-`name`-`width`x`height`.png, and checks that the body does
-/// not scroll sideways and that each of `controls` can be scrolled to,
-/// lies inside the window's width and is not covered (the element under
-/// its middle is itself or inside it).
-fn photograph_and_check(
-    browser: &Browser,
-    name: &str,
-    (width, height): (u32, u32),
-    controls: &[&str],
-) {
-    browser.session(
-        "POST",
-        "/window/rect",
-        Some(json!({ "width": width, "height": height })),
-    );
-    // Let the page refit the table to the new size.
-    browser.wait(
-        "the new size",
-        &format!("return window.innerWidth <= {width};"),
-    );
-    std::thread::sleep(Duration::from_millis(300));
-    let path = screenshot_dir().join(format!("chex-gui-{name}-{width}x{height}.png"));
-    browser.screenshot(&path);
-    eprintln!("screenshot: {}", path.display());
-    let script = format!(
-        "const out = {{ inner: window.innerWidth, page: document.documentElement.scrollWidth,
-                       body: document.body.scrollWidth, bad: [] }};
-         for (const s of {controls}) {{
-           const e = document.querySelector(s);
-           if (!e) {{ out.bad.push(s + ': missing'); continue; }}
-           e.scrollIntoView({{ block: 'center', inline: 'nearest' }});
-           const r = e.getBoundingClientRect();
-           if (r.width === 0 || r.height === 0) {{ out.bad.push(s + ': not shown'); continue; }}
-           if (r.left < 0 || r.right > window.innerWidth + 0.5) out.bad.push(s + ': outside the width');
-           const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-           if (!hit || !(hit === e || e.contains(hit)))
-             out.bad.push(s + ': covered by ' + (hit ? hit.tagName + '.' + hit.className : 'nothing'));
-         }}
-         window.scrollTo(0, 0);
-         return out;",
-        controls = json!(controls)
-    );
-    let fit = browser.read(&script);
-    let inner = fit["inner"].as_f64().unwrap();
-    assert!(
-        fit["page"].as_f64().unwrap() <= inner && fit["body"].as_f64().unwrap() <= inner,
-        "{name} at {width}×{height} scrolls sideways: {fit}"
-    );
-    assert_eq!(fit["bad"], json!([]), "{name} at {width}×{height}: {fit}");
 }
 
 /// A clock game lost on time: a custom clock of 3 s, the person plays
@@ -342,6 +280,7 @@ fn the_engine_is_given_the_clocks() {
                 "#level",
                 "#new",
             ],
+            "body",
         );
     }
 }
@@ -458,6 +397,7 @@ fn a_set_up_position_is_played_from_and_exported() {
                 "#setup-side",
                 "#setup-use",
             ],
+            "body",
         );
     }
     browser.session(
