@@ -1,5 +1,6 @@
-//! The learned evaluation (docs/net.md, version 1): the network, its file
-//! and its judgement of a position, behind the searchers' [`Evaluator`].
+//! The learned evaluation (docs/net.md, versions 1 and 2): the network,
+//! its file and its judgement of a position, behind the searchers'
+//! [`Evaluator`].
 //!
 //! - [`inputs`]: what the network sees of a position from each side;
 //! - `forward`: the network's arithmetic, plain and with AVX2.

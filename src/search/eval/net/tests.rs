@@ -273,8 +273,17 @@ fn the_shipped_net_is_the_one_its_provenance_describes() {
     let digest = Sha256::digest(SHIPPED);
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     assert_eq!(provenance["net"]["sha256"].as_str(), Some(hex.as_str()));
-    assert_eq!(provenance["net"]["format"].as_str(), Some("CHEXNET1"));
     let net = Net::shipped();
+    let format = if net.corrects_hand_made() {
+        "CHEXNET2"
+    } else {
+        "CHEXNET1"
+    };
+    assert_eq!(provenance["net"]["format"].as_str(), Some(format));
+    assert_eq!(
+        provenance["hyperparameters"]["correct"].as_bool(),
+        Some(net.corrects_hand_made())
+    );
     assert_eq!(
         provenance["hyperparameters"]["hidden"].as_u64(),
         Some(net.hidden() as u64)
