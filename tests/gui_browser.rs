@@ -185,6 +185,35 @@ impl Browser {
         panic!("'{css}' went stale five times in a row");
     }
 
+    /// A click where the pointer is, at the middle of the element for
+    /// `css`, whatever lies on top there: as a person clicks a point of a
+    /// graph whose neighbours overlap it.
+    fn click_at(&self, css: &str) {
+        // By coordinates: the page may redraw the element between finding
+        // it and clicking, and what is under the pointer then is the same.
+        self.find(css);
+        let middle = self.read(&format!(
+            "const r = document.querySelector({}).getBoundingClientRect();
+             if (r.top < 0 || r.bottom > window.innerHeight) {{
+               document.querySelector({0}).scrollIntoView({{ block: 'center' }});
+             }}
+             const s = document.querySelector({0}).getBoundingClientRect();
+             return [Math.round(s.left + s.width / 2), Math.round(s.top + s.height / 2)];",
+            json!(css)
+        ));
+        self.session(
+            "POST",
+            "/actions",
+            Some(
+                json!({"actions": [{"type": "pointer", "id": "mouse", "actions": [
+                {"type": "pointerMove", "origin": "viewport", "x": middle[0], "y": middle[1]},
+                {"type": "pointerDown", "button": 0},
+                {"type": "pointerUp", "button": 0}]}]}),
+            ),
+        );
+        self.session("DELETE", "/actions", None);
+    }
+
     fn type_into(&self, css: &str, text: &str) {
         let element = self.find(css);
         self.session(

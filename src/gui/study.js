@@ -258,9 +258,8 @@ $("cur-prev").addEventListener("click", () => step(-1));
 $("cur-next").addEventListener("click", () => step(1));
 $("cur-end").addEventListener("click", () => cursorTo(null));
 $("graph").addEventListener("click", (ev) => {
-  const pt = ev.target.closest("circle[data-decision]");
-  if (pt) { cursorTo(Number(pt.dataset.decision)); return; }
-  // Between the points: the nearest one.
+  // The decision nearest the click along the time axis: the points of a
+  // long game overlap, so the one on top is not always the one aimed at.
   const svg = $("graph-svg");
   if (!svg || !view.review) return;
   const box = svg.getBoundingClientRect();

@@ -494,7 +494,7 @@ fn a_review_of_a_match_record_marks_the_drops_and_the_cursor_steps() {
         .iter()
         .position(|d| !d["mark"].is_null() && d["index"].as_u64().unwrap() > 0)
         .unwrap_or(decisions.len() / 2);
-    browser.click(&format!("#graph circle[data-decision='{k}']"));
+    browser.click_at(&format!("#graph circle[data-decision='{k}']"));
     let state = wait_state(&gui, 10, "the cursor on the point", |s| {
         s["cursor"]["decision"].as_u64() == Some(k as u64)
     });
@@ -547,7 +547,7 @@ fn a_review_of_a_match_record_marks_the_drops_and_the_cursor_steps() {
     assert_eq!(state["cursor"]["played"], first_answer);
     assert!(state["cursor"]["pending"].is_null());
 
-    browser.click(&format!("#graph circle[data-decision='{k}']"));
+    browser.click_at(&format!("#graph circle[data-decision='{k}']"));
     at(&gui, Some(k as u64), "the marked point again");
     let controls = [
         "#review-btn",
