@@ -214,6 +214,15 @@ impl Browser {
         self.session("DELETE", "/actions", None);
     }
 
+    /// Sets the window to `width`×`height` pixels.
+    fn resize(&self, width: u32, height: u32) {
+        self.session(
+            "POST",
+            "/window/rect",
+            Some(json!({ "width": width, "height": height })),
+        );
+    }
+
     fn type_into(&self, css: &str, text: &str) {
         let element = self.find(css);
         self.session(
@@ -348,11 +357,7 @@ fn photograph_and_check(
     controls: &[&str],
     show: &str,
 ) {
-    browser.session(
-        "POST",
-        "/window/rect",
-        Some(json!({ "width": width, "height": height })),
-    );
+    browser.resize(width, height);
     // Let the page refit the table to the new size.
     browser.wait(
         "the new size",
@@ -639,11 +644,7 @@ fn the_page_fits_a_phone_and_a_short_laptop_window() {
     }
     let browser = Browser::start();
     let measure = |width: u32, height: u32| -> Value {
-        browser.session(
-            "POST",
-            "/window/rect",
-            Some(json!({ "width": width, "height": height })),
-        );
+        browser.resize(width, height);
         browser.go(&gui.url());
         browser.wait(
             "the page",

@@ -166,8 +166,10 @@ impl Engine {
                 if self.pending.is_some() {
                     error("eval judges a position before the draw; a drawn tile is pending");
                 } else {
-                    let net = self.options.net.as_ref();
-                    say(&print::evaluation_lines(self.game.position(), Some(net)));
+                    say(&print::evaluation_lines(
+                        self.game.position(),
+                        &self.options.net,
+                    ));
                 }
             }
             Command::Perft(depth) => {

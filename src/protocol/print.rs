@@ -130,9 +130,9 @@ fn ending_word(end: GameEnd) -> &'static str {
 
 /// The `eval` report: each feature's count, weight and share in
 /// centipawns, their sum, and the two scores the search reads from it as
-/// expected results.
-/// With a net loaded, its verdict follows on a line of its own.
-pub(super) fn evaluation_lines(pos: &Position, net: Option<&Net>) -> String {
+/// expected results; then the verdict of `net`, the net `Evaluation net`
+/// uses.
+pub(super) fn evaluation_lines(pos: &Position, net: &Net) -> String {
     let trace = EvaluationTrace::of(pos);
     let side = pos.side_to_move();
     let mut out = format!("Evaluation for {side} to move: its counts less the other side's\n");
@@ -161,14 +161,12 @@ pub(super) fn evaluation_lines(pos: &Position, net: Option<&Net>) -> String {
         )
     };
     let _ = writeln!(out, "Static: {}", estimate(trace.score));
-    let _ = write!(out, "Quiescence: {}", estimate(trace.quiescence));
-    if let Some(net) = net {
-        let _ = write!(
-            out,
-            "\nNet: {}",
-            estimate(score::from_centipawns(net.centipawns(pos)))
-        );
-    }
+    let _ = writeln!(out, "Quiescence: {}", estimate(trace.quiescence));
+    let _ = write!(
+        out,
+        "Net: {}",
+        estimate(score::from_centipawns(net.centipawns(pos)))
+    );
     out
 }
 
@@ -334,7 +332,7 @@ mod tests {
     fn eval_and_info_print_one_value_for_one_estimate() {
         for pos in crate::bench::positions() {
             let trace = EvaluationTrace::of(&pos);
-            let printed = evaluation_lines(&pos, None);
+            let printed = evaluation_lines(&pos, &Net::shipped());
             for (name, score) in [
                 ("Static: ", trace.score),
                 ("Quiescence: ", trace.quiescence),

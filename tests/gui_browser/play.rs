@@ -400,11 +400,7 @@ fn a_set_up_position_is_played_from_and_exported() {
             "body",
         );
     }
-    browser.session(
-        "POST",
-        "/window/rect",
-        Some(json!({ "width": 1400, "height": 900 })),
-    );
+    browser.resize(1400, 900);
     browser.click("#setup-use");
     browser.find("#setup-panel.hidden");
     let state = gui.state();

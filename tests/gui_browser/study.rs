@@ -166,11 +166,7 @@ fn a_hint_and_the_analysis_are_legal_and_analysis_stops_when_off() {
     gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
     place_turns(&gui, 4);
     let browser = Browser::start();
-    browser.session(
-        "POST",
-        "/window/rect",
-        Some(json!({ "width": 1280, "height": 800 })),
-    );
+    browser.resize(1280, 800);
     browser.go(&gui.url());
     browser.wait(
         "the page",
@@ -369,11 +365,7 @@ fn a_review_of_a_match_record_marks_the_drops_and_the_cursor_steps() {
     let played: Value = serde_json::from_str(&record).unwrap();
     let gui = Gui::start(&["--seed", "1", "--movetime", "200"]);
     let browser = Browser::start();
-    browser.session(
-        "POST",
-        "/window/rect",
-        Some(json!({ "width": 1280, "height": 800 })),
-    );
+    browser.resize(1280, 800);
     browser.go(&gui.url());
     browser.wait(
         "the page",
