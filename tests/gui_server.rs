@@ -989,7 +989,7 @@ fn study_requests_are_checked_and_analysis_needs_a_page() {
         gui.addr
     )
     .unwrap();
-    // The page's connection wakes nothing by itself: a change does.
+    // The page's connection wakes the driver; so does a change.
     gui.ok("/api/analysis", r#"{"on":true}"#);
     gui.wait_for(10, "the analysis", |s| {
         s["study_job"] == "analysis" && !s["analysis"]["lines"].as_array().unwrap().is_empty()

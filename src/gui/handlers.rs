@@ -70,6 +70,8 @@ struct OpenPage(Arc<Shared>);
 impl OpenPage {
     fn new(shared: Arc<Shared>) -> OpenPage {
         shared.pages.fetch_add(1, Ordering::SeqCst);
+        // An analysis asked for before any page was open may run now.
+        shared.wake.notify_one();
         OpenPage(shared)
     }
 }
