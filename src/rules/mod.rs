@@ -5,8 +5,9 @@
 //! (the types);
 //! `position` (storage, make and unmake; `position/geometry` reads lines
 //! and rings off it; `position/consistency` checks its redundant state);
-//! `attack` (attacks and check); `connectivity` (the connection rule:
-//! rings and the tile graph); `movegen` (candidates and move lists;
+//! `attack` (attacks and check); `ring` (the 3 × 3 block around a square
+//! and its tables); `connectivity` (the connection rule on the tile
+//! graph); `movegen` (candidates and move lists;
 //! `movegen/legality` settles candidates, `movegen/sampling` numbers them
 //! and `movegen/random` picks random turns with them: [`Sampler`], the one
 //! way a playout samples the rules); `hash`; `notation`; `game`
@@ -61,6 +62,7 @@ mod piece;
 mod pile;
 mod position;
 mod repetition;
+mod ring;
 mod square;
 mod tile_set;
 

@@ -10,11 +10,11 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        return pos.count_legal();
+    }
     let mut list = MoveList::new();
     pos.generate_legal(&mut list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
     let mut nodes = 0;
     for &mv in &list {
         let undo = pos.make(mv);

@@ -18,12 +18,12 @@
 //!   `Attacker::connects_after`); the rare undecided case is tried.
 
 use super::{Landing, Reach};
-use crate::rules::connectivity::{
-    ring_bit_if_within, ring_connected, ring_squares_touching, touches_every_group, Ring, CENTRE,
-};
 use crate::rules::moves::Move;
 use crate::rules::piece::Kind;
 use crate::rules::position::{line_towards, Position, NO_SLOT};
+use crate::rules::ring::{
+    ring_bit_if_within, ring_connected, ring_squares_touching, touches_every_group, Ring, CENTRE,
+};
 use crate::rules::square::Square;
 use crate::rules::tile_set::TileSet;
 use arrayvec::ArrayVec;
@@ -178,7 +178,7 @@ impl Position {
             }
             Move::Place { piece, to } => {
                 if piece.kind == Kind::King {
-                    return self.survives(mv);
+                    return self.king_placement_is_safe(to);
                 }
                 self.spares_the_king(mv, None, to, false, screen)
             }
@@ -470,6 +470,31 @@ impl Position {
         #[cfg(debug_assertions)]
         self.assert_consistent();
         ok
+    }
+
+    /// True when the side to move may place its king on `to`, an empty
+    /// square touching the table: no enemy tile could capture it there
+    /// keeping the table one group. Read off the table as it stands, not
+    /// tried on it: the king blocks no line to its own square, so its
+    /// attackers are those of the empty square, and a capture leaves the
+    /// table less the attacker's square, plus `to`.
+    fn king_placement_is_safe(&self, to: Square) -> bool {
+        let attackers = self.attackers(self.side_to_move().opposite(), to);
+        attackers.into_iter().all(|a| {
+            let touching = self.neighbour_slots(to).without(a);
+            if self.present().without(a).is_empty() {
+                // The captor would be the one tile left: one group.
+                false
+            } else if self.removable(a) {
+                touching.is_empty()
+            } else {
+                // The parts left without the attacker must all be
+                // touched by the captor on `to`.
+                self.parts_without(a)
+                    .iter()
+                    .any(|&part| (part & touching).is_empty())
+            }
+        })
     }
 
     /// True when the side to move's king, stepping from `from` to the

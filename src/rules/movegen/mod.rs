@@ -4,13 +4,13 @@
 //! `legality`; `sampling` numbers them for random playouts, which test
 //! only the candidate they pick, and `random` picks those turns.
 
-use super::connectivity::{Ring, CENTRE};
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
 use super::position::{
     line_back, line_towards, Position, DIAGONAL, KING, KNIGHT, NO_SLOT, ORTHOGONAL,
 };
+use super::ring::{Ring, CENTRE};
 use super::square::{Square, COORD_LIMIT};
 use super::tile_set::TileSet;
 use arrayvec::ArrayVec;
@@ -21,6 +21,7 @@ mod sampling;
 
 use legality::Screen;
 pub use random::{Sampler, Turn};
+use sampling::FrontierRows;
 
 /// An upper bound on the legal moves of any position: at most 6 kinds ×
 /// 128 squares around 31 tiles, plus the piece moves of 16 tiles.
@@ -111,8 +112,24 @@ impl Position {
     /// position is left exactly as it was.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
         let mut screen = self.screen();
-        self.placements(&mut screen, self.pile(self.side_to_move()), list);
+        self.placements(&mut screen, self.pile(self.side_to_move()), |mv| {
+            list.push(mv)
+        });
         self.legal_steps(&mut screen, list);
+    }
+
+    /// How many legal moves [`Position::generate_legal`] would list,
+    /// counted without listing them: perft's last ply.
+    pub fn count_legal(&mut self) -> u64 {
+        let mut screen = self.screen();
+        let mut count = 0;
+        self.placements(&mut screen, self.pile(self.side_to_move()), |_| count += 1);
+        let mut candidates = MoveList::new();
+        self.generate_step_candidates(&screen, &mut candidates);
+        for &mv in &candidates {
+            count += u64::from(self.candidate_is_legal(mv, &mut screen));
+        }
+        count
     }
 
     /// Appends the legal moves of the side to move's tiles on the table,
@@ -128,7 +145,7 @@ impl Position {
         let mut pile = Pile::EMPTY;
         pile.add(kind);
         let mut screen = self.screen();
-        self.placements(&mut screen, pile, list);
+        self.placements(&mut screen, pile, |mv| list.push(mv));
     }
 
     /// Appends the legal placements that give check of each kind in
@@ -330,39 +347,101 @@ impl Position {
         }
     }
 
-    fn placements(&mut self, screen: &mut Screen, pile: Pile, list: &mut MoveList) {
+    /// Calls `emit` with each legal placement of each kind in `pile`.
+    fn placements(&mut self, screen: &mut Screen, pile: Pile, mut emit: impl FnMut(Move)) {
         let us = self.side_to_move();
         let others: ArrayVec<Kind, 5> = pile.kinds().filter(|&k| k != Kind::King).collect();
         let king_left = pile.count(Kind::King) > 0;
         if others.is_empty() && !king_left {
             return;
         }
-        self.frontier(|pos, to| {
+        let frontier = self.frontier_within(screen.reach);
+        let danger = if king_left {
+            self.king_danger(screen.reach, &frontier)
+        } else {
+            frontier.cleared()
+        };
+        for to in frontier.squares() {
             if let Some(&kind) = others.first() {
                 // Every kind but the king blocks and connects alike.
                 let mv = Move::Place {
                     piece: Piece::new(us, kind),
                     to,
                 };
-                if pos.candidate_is_legal(mv, screen) {
+                if self.candidate_is_legal(mv, screen) {
                     for &kind in &others {
-                        list.push(Move::Place {
+                        emit(Move::Place {
                             piece: Piece::new(us, kind),
                             to,
                         });
                     }
                 }
             }
-            if king_left {
-                let mv = Move::Place {
+            if king_left && !danger.contains(to) {
+                emit(Move::Place {
                     piece: Piece::new(us, Kind::King),
                     to,
-                };
-                if pos.candidate_is_legal(mv, screen) {
-                    list.push(mv);
+                });
+            }
+        }
+    }
+
+    /// The squares of `frontier` where the side to move may not place its
+    /// king: those an enemy tile attacks by a capture that keeps the
+    /// table one group. Each enemy tile's few squares are marked, with
+    /// what its capture leaves worked out once, where asking each square
+    /// for its attackers would look at all sixteen tiles.
+    fn king_danger(&self, reach: Reach, frontier: &FrontierRows) -> FrontierRows {
+        let enemy = self.side_to_move().opposite();
+        let mut danger = frontier.cleared();
+        let f = enemy.forward();
+        for slot in self.present() & TileSet::colour(enemy) {
+            let from = self.square_of(slot);
+            // A capture on `to` leaves the table less `from`, plus `to`:
+            // one group when the rest is empty, or when `to` touches every
+            // part the rest falls into (the one part, if `slot` holds
+            // nothing together).
+            let alone = self.present().without(slot).is_empty();
+            let parts = (!alone && !self.removable(slot)).then(|| self.parts_without(slot));
+            let mut mark = |to: Square| {
+                if !reach.contains(to) || !frontier.contains(to) {
+                    return;
+                }
+                let check = alone
+                    || match &parts {
+                        None => self.ring_besides(to, from) != 0,
+                        Some(parts) => {
+                            let touching = self.neighbour_slots(to).without(slot);
+                            parts.iter().all(|&part| !(part & touching).is_empty())
+                        }
+                    };
+                if check {
+                    danger.insert(to);
+                }
+            };
+            let (jumps, lines): (Offsets, Offsets) = match self.kind_of(slot) {
+                Kind::Pawn => (&[(-1, f), (1, f)], &[]),
+                Kind::Knight => (&KNIGHT, &[]),
+                Kind::King => (&KING, &[]),
+                Kind::Rook => (&[], &ORTHOGONAL),
+                Kind::Bishop => (&[], &DIAGONAL),
+                // A queen rides the eight directions of a king's steps.
+                Kind::Queen => (&[], &KING),
+            };
+            for &(dx, dy) in jumps {
+                mark(from.offset(dx, dy));
+            }
+            for &(dx, dy) in lines {
+                // Up to the first tile, within the reach: the empty
+                // squares a slider attacks.
+                let last = (self.blocker_distance(from, line_back(-dx, -dy)) as i32 - 1)
+                    .min(reach.room(from, dx, dy));
+                for d in 1..=last {
+                    mark(from.offset(d * dx, d * dy));
                 }
             }
-        });
+        }
+        danger
     }
 
     /// Keeps the legal ones of the step candidates.
@@ -629,6 +708,9 @@ impl Position {
         }
     }
 }
+
+/// Offsets from a square: a tile's jumps, or the unit steps of its lines.
+type Offsets<'a> = &'a [(i32, i32)];
 
 /// Where the side to move's tiles may go, connection-wise.
 struct Area {

@@ -6,7 +6,7 @@
 //! `position` module comment), with no loop over tiles.
 
 use super::Position;
-use crate::rules::connectivity::{euler_gain, ring_bit_if_within, Ring, CENTRE};
+use crate::rules::ring::{euler_gain, ring_bit_if_within, Ring, CENTRE};
 use crate::rules::square::{Square, NEIGHBOUR_STEPS};
 use crate::rules::tile_set::TileSet;
 
@@ -41,7 +41,7 @@ impl Line {
 
 /// Four times the Euler number (groups less holes) of one group enclosing
 /// no hole: `Position::euler` counts in quarters, so that each square
-/// adds a whole number (see `connectivity::euler_gain`).
+/// adds a whole number (see `ring::euler_gain`).
 const EULER_WITHOUT_HOLES: i32 = 4;
 
 /// Unit steps of the sliders, in the order of [`Line`], and of the
