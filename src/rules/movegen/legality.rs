@@ -65,6 +65,16 @@ pub(super) struct Screen {
     sampling: bool,
 }
 
+/// The table less one tile: what a capture by that tile leaves behind.
+pub(super) enum CaptureShape {
+    /// Nothing: the captor is the one tile left.
+    Alone,
+    /// One group.
+    OnePart,
+    /// The groups it falls into, two at least.
+    Parts(ArrayVec<TileSet, 4>),
+}
+
 /// An enemy tile that attacks the king by movement, and the shape of the
 /// table without it: a move gives check through it exactly when the table
 /// less the attacker is one group after the move (RULES.md section 5).
@@ -476,25 +486,45 @@ impl Position {
     /// square touching the table: no enemy tile could capture it there
     /// keeping the table one group. Read off the table as it stands, not
     /// tried on it: the king blocks no line to its own square, so its
-    /// attackers are those of the empty square, and a capture leaves the
-    /// table less the attacker's square, plus `to`.
+    /// attackers are those of the empty square.
     fn king_placement_is_safe(&self, to: Square) -> bool {
         let attackers = self.attackers(self.side_to_move().opposite(), to);
-        attackers.into_iter().all(|a| {
-            let touching = self.neighbour_slots(to).without(a);
-            if self.present().without(a).is_empty() {
-                // The captor would be the one tile left: one group.
-                false
-            } else if self.removable(a) {
-                touching.is_empty()
-            } else {
-                // The parts left without the attacker must all be
-                // touched by the captor on `to`.
-                self.parts_without(a)
-                    .iter()
-                    .any(|&part| (part & touching).is_empty())
+        attackers
+            .into_iter()
+            .all(|a| !self.capture_keeps_table(a, &self.capture_shape(a), to))
+    }
+
+    /// What the table less the tile in `slot` is, for
+    /// [`Position::capture_keeps_table`]: worked out once per tile where
+    /// many squares are asked about.
+    pub(super) fn capture_shape(&self, slot: usize) -> CaptureShape {
+        if self.present().without(slot).is_empty() {
+            CaptureShape::Alone
+        } else if self.removable(slot) {
+            CaptureShape::OnePart
+        } else {
+            CaptureShape::Parts(self.parts_without(slot))
+        }
+    }
+
+    /// True when the tile in `slot`, of shape `shape`, capturing a tile
+    /// placed on the empty `to` leaves the table one group: the table
+    /// less its square, plus `to`, is one group when the rest is empty or
+    /// when `to` touches every part the rest falls into.
+    pub(super) fn capture_keeps_table(
+        &self,
+        slot: usize,
+        shape: &CaptureShape,
+        to: Square,
+    ) -> bool {
+        match shape {
+            CaptureShape::Alone => true,
+            CaptureShape::OnePart => self.ring_besides(to, self.square_of(slot)) != 0,
+            CaptureShape::Parts(parts) => {
+                let touching = self.neighbour_slots(to).without(slot);
+                parts.iter().all(|&part| !(part & touching).is_empty())
             }
-        })
+        }
     }
 
     /// True when the side to move's king, stepping from `from` to the

@@ -397,25 +397,12 @@ impl Position {
         let f = enemy.forward();
         for slot in self.present() & TileSet::colour(enemy) {
             let from = self.square_of(slot);
-            // A capture on `to` leaves the table less `from`, plus `to`:
-            // one group when the rest is empty, or when `to` touches every
-            // part the rest falls into (the one part, if `slot` holds
-            // nothing together).
-            let alone = self.present().without(slot).is_empty();
-            let parts = (!alone && !self.removable(slot)).then(|| self.parts_without(slot));
+            let shape = self.capture_shape(slot);
             let mut mark = |to: Square| {
-                if !reach.contains(to) || !frontier.contains(to) {
-                    return;
-                }
-                let check = alone
-                    || match &parts {
-                        None => self.ring_besides(to, from) != 0,
-                        Some(parts) => {
-                            let touching = self.neighbour_slots(to).without(slot);
-                            parts.iter().all(|&part| !(part & touching).is_empty())
-                        }
-                    };
-                if check {
+                if reach.contains(to)
+                    && frontier.contains(to)
+                    && self.capture_keeps_table(slot, &shape, to)
+                {
                     danger.insert(to);
                 }
             };
