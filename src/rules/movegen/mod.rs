@@ -10,7 +10,7 @@ use super::pile::Pile;
 use super::position::{
     line_back, line_towards, Position, DIAGONAL, KING, KNIGHT, NO_SLOT, ORTHOGONAL,
 };
-use super::ring::{Ring, CENTRE};
+use super::ring::{ring_connected, Ring, CENTRE};
 use super::square::{Square, COORD_LIMIT};
 use super::tile_set::TileSet;
 use arrayvec::ArrayVec;
@@ -451,6 +451,13 @@ impl Position {
     /// stalemated, without testing every move. Stops at the first.
     pub fn has_legal_step(&mut self) -> bool {
         let mut screen = self.sampling_screen();
+        // Out of check nearly every position has a tile free of the
+        // table (the ring test) with a step or capture next to it, which
+        // is legal unless the tile shields the king: a test or two, where
+        // the rounds below would list candidates first.
+        if self.free_step_is_legal(&mut screen) {
+            return true;
+        }
         let mut list = MoveList::new();
         // Three rounds, each listed only if the one before found nothing:
         // the king's quiet steps, the captures, the rest. In check, where
@@ -480,6 +487,42 @@ impl Position {
             Move::Place { .. } => false,
         });
         self.any_legal(&list, &mut screen)
+    }
+
+    /// True when a step or capture of a free tile (one whose neighbours
+    /// hold together without it) other than the king, onto a square next
+    /// to it, is legal: each tile's first such candidate is tested.
+    fn free_step_is_legal(&mut self, screen: &mut Screen) -> bool {
+        let us = self.side_to_move();
+        for slot in self.present() & TileSet::colour(us) {
+            let from = self.square_of(slot);
+            let offsets: Offsets = match self.kind_of(slot) {
+                Kind::King => continue,
+                Kind::Knight => &KNIGHT,
+                Kind::Pawn => &PAWN_NEAR[us.index()],
+                Kind::Rook => &ORTHOGONAL,
+                Kind::Bishop => &DIAGONAL,
+                Kind::Queen => &KING,
+            };
+            if !ring_connected(self.ring(from)) {
+                continue;
+            }
+            let pawn = self.kind_of(slot) == Kind::Pawn;
+            let first = offsets.iter().find_map(|&(dx, dy)| {
+                let to = from.offset(dx, dy);
+                let candidate = screen.reach.contains(to)
+                    && if self.occupied(to) {
+                        self.is_enemy(to) && !(pawn && dx == 0)
+                    } else {
+                        !(pawn && dx != 0) && self.has_neighbour_besides(to, from)
+                    };
+                candidate.then_some(Move::Step { from, to })
+            });
+            if first.is_some_and(|mv| self.candidate_is_legal(mv, screen)) {
+                return true;
+            }
+        }
+        false
     }
 
     fn any_legal(&mut self, list: &MoveList, screen: &mut Screen) -> bool {
@@ -516,8 +559,15 @@ impl Position {
                 list.push(Move::Step { from, to });
             }
         };
+        // Without holes, a tile that holds the table together may not
+        // capture: after a capture the table is the old one less its
+        // origin. Ring tests on a table with holes are settled later.
+        let holes = !self.without_holes();
         for slot in self.present() & TileSet::colour(us) {
             let from = self.square_of(slot);
+            if !holes && !ring_connected(self.ring(from)) {
+                continue;
+            }
             let lines = |dirs: &[(i32, i32); 4], capture: &mut dyn FnMut(Square, Square)| {
                 for &(dx, dy) in dirs {
                     // Within the reach the first tile along the line is
@@ -698,6 +748,10 @@ impl Position {
 
 /// Offsets from a square: a tile's jumps, or the unit steps of its lines.
 type Offsets<'a> = &'a [(i32, i32)];
+
+/// A pawn's squares next to it by its colour: its step ahead, then its
+/// captures.
+const PAWN_NEAR: [[(i32, i32); 3]; 2] = [[(0, 1), (-1, 1), (1, 1)], [(0, -1), (-1, -1), (1, -1)]];
 
 /// Where the side to move's tiles may go, connection-wise.
 struct Area {
