@@ -4,8 +4,8 @@
 
 use crate::rules::{kind_name, Colour, GameEnd, Kind, Position};
 use crate::search::eval::net::Net;
-use crate::search::eval::EvaluationTrace;
 use crate::search::score::{self, centipawns_of_expected, expected_result};
+use crate::search::trace::EvaluationTrace;
 use crate::search::{Action, ActionStats, Proven, Report};
 use std::fmt::Write as _;
 use std::io::Write;

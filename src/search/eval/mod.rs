@@ -18,9 +18,8 @@ pub mod terms;
 pub mod weights;
 
 use crate::rules::{Colour, Kind, Position};
-use crate::search::alphabeta::LeafJudge;
 use crate::search::score;
-use terms::{stranded_kings, Term, Terms};
+use terms::{stranded_kings, Terms};
 use weights::FITTED;
 
 pub use choice::Evaluation;
@@ -57,7 +56,7 @@ pub trait Evaluator {
     }
 }
 
-/// The hand-made evaluation: the weighted sum of the [`Term`]s by the
+/// The hand-made evaluation: the weighted sum of the [`terms::Term`]s by the
 /// [`FITTED`] weights.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HandMade;
@@ -92,48 +91,6 @@ pub fn shrink_for_stranded_kings(pos: &Position, score: i32, draw: i32) -> i32 {
     score.round() as i32
 }
 
-/// The hand-made evaluation of a position taken apart, for a person to
-/// read (the protocol's `eval`), a drawn game counting even.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvaluationTrace {
-    /// The terms' counts for the side to move, each weighed by
-    /// [`FITTED`].
-    pub terms: Terms,
-    /// Their weighted sum, [`HandMade::centipawns`].
-    pub centipawns: i32,
-    /// Whose king, White's first, could not be placed if drawn now
-    /// ([`stranded_kings`]).
-    pub stranded: [bool; 2],
-    /// [`Evaluator::score`]: the sum on the score scale, shrunk towards a
-    /// draw for a stranded king.
-    pub score: i32,
-    /// What the tree search's leaf judge makes of it: the capture and
-    /// check quiescence from here.
-    pub quiescence: i32,
-}
-
-impl EvaluationTrace {
-    /// The trace of `pos`, for its side to move.
-    pub fn of(pos: &Position) -> EvaluationTrace {
-        let terms = Terms::of(pos);
-        EvaluationTrace {
-            terms,
-            centipawns: FITTED.apply(&terms),
-            stranded: stranded_kings(pos),
-            score: HandMade.score(pos, 0),
-            quiescence: LeafJudge::new(0).judge(pos, None),
-        }
-    }
-
-    /// Each term, in the order of [`Term::ALL`], with its count and its
-    /// weight.
-    pub fn lines(&self) -> impl Iterator<Item = (Term, i32, i32)> + '_ {
-        Term::ALL
-            .into_iter()
-            .map(|term| (term, self.terms[term], FITTED[term]))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,24 +114,5 @@ mod tests {
         assert_eq!(eval.score(&few, draw), draw);
         let halfway = draw as f64 + (plain - draw) as f64 * 0.5;
         assert_eq!(eval.score(&full, draw), halfway.round() as i32);
-        // A leaf judge of the engine playing White, where a draw is
-        // worth that much to Black, judges it so; by default, as even.
-        let mut even = LeafJudge::new(0);
-        assert_eq!(even.judge(&full, None), eval.score(&full, 0));
-        let mut judge = LeafJudge::with_contempt(0, Colour::White, 100);
-        assert_eq!(judge.judge(&full, None), eval.score(&full, draw));
-        assert_ne!(eval.score(&full, draw), eval.score(&full, 0));
-    }
-
-    #[test]
-    fn the_trace_adds_up_to_the_evaluation() {
-        let pos: Position = "K0,0/p0,1 w QRRBBNNPPPPPPPP/kqrrbbnnppppppp 0 2"
-            .parse()
-            .unwrap();
-        let trace = EvaluationTrace::of(&pos);
-        let sum: i32 = trace.lines().map(|(_, count, weight)| count * weight).sum();
-        assert_eq!(sum, trace.centipawns);
-        assert_eq!(trace.centipawns, HandMade.centipawns(&pos));
-        assert_eq!(trace.lines().count(), Term::COUNT);
     }
 }
