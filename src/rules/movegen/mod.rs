@@ -496,7 +496,8 @@ impl Position {
         let us = self.side_to_move();
         for slot in self.present() & TileSet::colour(us) {
             let from = self.square_of(slot);
-            let offsets: Offsets = match self.kind_of(slot) {
+            let kind = self.kind_of(slot);
+            let offsets: Offsets = match kind {
                 Kind::King => continue,
                 Kind::Knight => &KNIGHT,
                 Kind::Pawn => &PAWN_NEAR[us.index()],
@@ -507,7 +508,7 @@ impl Position {
             if !ring_connected(self.ring(from)) {
                 continue;
             }
-            let pawn = self.kind_of(slot) == Kind::Pawn;
+            let pawn = kind == Kind::Pawn;
             let first = offsets.iter().find_map(|&(dx, dy)| {
                 let to = from.offset(dx, dy);
                 let candidate = screen.reach.contains(to)
