@@ -2003,7 +2003,7 @@ fn a_net_file_is_loaded_chosen_and_shown() {
         let logit = Net::shipped().logit(&pos);
         format!(
             "Net: {} cp, {:.1}% for White",
-            Net::shipped().centipawns(&pos),
+            chex::search::eval::Evaluator::centipawns(Net::shipped().as_ref(), &pos),
             100.0 / (1.0 + (-logit).exp())
         )
     };

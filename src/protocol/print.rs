@@ -4,6 +4,7 @@
 
 use crate::rules::{kind_name, Colour, GameEnd, Kind, Position};
 use crate::search::eval::net::Net;
+use crate::search::eval::Evaluator;
 use crate::search::score::{self, centipawns_of_expected, expected_result};
 use crate::search::trace::EvaluationTrace;
 use crate::search::{Action, ActionStats, Proven, Report};

@@ -73,6 +73,7 @@ pub use notation::{clip, MoveToken, NotationError, MAX_COUNTER, STARTPOS};
 pub use perft::{divide, perft};
 pub use piece::{Colour, Kind, Piece};
 pub use pile::Pile;
+pub(crate) use position::SlotColumns;
 pub use position::{Inconsistency, Position, PositionError, Tile, Undo};
 pub use repetition::is_third_occurrence;
 pub use square::{Square, COORD_LIMIT};

@@ -18,10 +18,12 @@ use super::square::Square;
 use super::tile_set::TileSet;
 use std::fmt;
 
+mod columns;
 mod consistency;
 mod geometry;
 mod make;
 
+pub(crate) use columns::SlotColumns;
 pub use consistency::Inconsistency;
 pub(super) use geometry::{line_back, line_towards, Line, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
 

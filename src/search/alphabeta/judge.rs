@@ -18,7 +18,7 @@ const JUDGE_NODES: u64 = 20_000;
 
 /// Judges the leaves of the tree search by a shallow search: a searcher
 /// kept from one leaf to the next, its table and buffers with it.
-pub struct LeafJudge<E = HandMade> {
+pub struct LeafJudge<E: Evaluator = HandMade> {
     searcher: Searcher<'static, E>,
     depth: i32,
     nodes_limit: u64,

@@ -50,7 +50,7 @@ impl Budget<'_> {
 }
 
 /// The searcher's state over one `go`, or over a leaf judge's life.
-pub(super) struct Searcher<'a, E> {
+pub(super) struct Searcher<'a, E: Evaluator> {
     pos: Position,
     table: Table,
     /// Keys of the game before the root (oldest first), then of the
@@ -77,9 +77,11 @@ pub(super) struct Searcher<'a, E> {
 /// key. The key covers everything the evaluation reads (the table up to
 /// translation, the piles, the side to move), so a hit is the evaluation
 /// itself.
-pub(super) struct EvaluationCache<E> {
+pub(super) struct EvaluationCache<E: Evaluator> {
     evaluator: E,
     entries: Box<[(u64, i32)]>,
+    /// What the evaluator keeps between the positions it misses.
+    memory: E::Memory,
 }
 
 impl<E: Evaluator> EvaluationCache<E> {
@@ -95,6 +97,7 @@ impl<E: Evaluator> EvaluationCache<E> {
         EvaluationCache {
             evaluator,
             entries: vec![(0, 0); size].into_boxed_slice(),
+            memory: E::Memory::default(),
         }
     }
 
@@ -107,7 +110,7 @@ impl<E: Evaluator> EvaluationCache<E> {
         let mask = self.entries.len() - 1;
         let entry = &mut self.entries[key as usize & mask];
         if entry.0 != key {
-            *entry = (key, self.evaluator.score(pos, draw));
+            *entry = (key, self.evaluator.score_with(pos, draw, &mut self.memory));
         }
         entry.1
     }
@@ -219,7 +222,10 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         };
         result.unwrap_or_else(|Aborted| {
             let draw = self.draw_score();
-            self.evaluations.evaluator.score(&self.pos, draw)
+            let evaluations = &mut self.evaluations;
+            evaluations
+                .evaluator
+                .score_with(&self.pos, draw, &mut evaluations.memory)
         })
     }
 

@@ -4,7 +4,7 @@
 //! take it as any other [`Evaluator`]; the choice costs one predictable
 //! branch an evaluation.
 
-use super::net::Net;
+use super::net::{Accumulator, Net};
 use super::{Evaluator, HandMade};
 use crate::rules::Position;
 use std::fmt;
@@ -21,10 +21,12 @@ pub enum Evaluation {
 }
 
 impl Evaluator for Evaluation {
-    fn centipawns(&self, pos: &Position) -> i32 {
+    type Memory = Accumulator;
+
+    fn centipawns_with(&self, pos: &Position, memory: &mut Accumulator) -> i32 {
         match self {
             Evaluation::HandMade => HandMade.centipawns(pos),
-            Evaluation::Net(net) => net.centipawns(pos),
+            Evaluation::Net(net) => net.centipawns_with(pos, memory),
         }
     }
 }

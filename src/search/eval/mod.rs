@@ -46,13 +46,31 @@ pub const fn value(kind: Kind) -> i32 {
 /// it again; and its draw is worth what the searcher's contempt makes
 /// it, which only the searcher knows.
 pub trait Evaluator {
-    /// The evaluation of `pos` for the side to move, in centipawns.
-    fn centipawns(&self, pos: &Position) -> i32;
+    /// What the evaluator keeps from one evaluation to the next in one
+    /// search on one thread: a learned one, the sums of its first layer,
+    /// brought up to date by what changed since the last position.
+    type Memory: Default;
+
+    /// The evaluation of `pos` for the side to move, in centipawns,
+    /// helped by `memory` of the evaluations before it (which it
+    /// updates): the same number whatever the memory holds.
+    fn centipawns_with(&self, pos: &Position, memory: &mut Self::Memory) -> i32;
+
+    /// [`Evaluator::centipawns_with`] with nothing remembered.
+    fn centipawns(&self, pos: &Position) -> i32 {
+        self.centipawns_with(pos, &mut Self::Memory::default())
+    }
 
     /// The evaluation of `pos` on the score scale, for a search in which
     /// a drawn game scores `draw` for the side to move.
+    fn score_with(&self, pos: &Position, draw: i32, memory: &mut Self::Memory) -> i32 {
+        let centipawns = self.centipawns_with(pos, memory);
+        shrink_for_stranded_kings(pos, score::from_centipawns(centipawns), draw)
+    }
+
+    /// [`Evaluator::score_with`] with nothing remembered.
     fn score(&self, pos: &Position, draw: i32) -> i32 {
-        shrink_for_stranded_kings(pos, score::from_centipawns(self.centipawns(pos)), draw)
+        self.score_with(pos, draw, &mut Self::Memory::default())
     }
 }
 
@@ -62,7 +80,9 @@ pub trait Evaluator {
 pub struct HandMade;
 
 impl Evaluator for HandMade {
-    fn centipawns(&self, pos: &Position) -> i32 {
+    type Memory = ();
+
+    fn centipawns_with(&self, pos: &Position, _: &mut ()) -> i32 {
         FITTED.apply(&Terms::of(pos))
     }
 }

@@ -17,11 +17,11 @@ pub type Active = ArrayVec<u16, MAX_ACTIVE>;
 
 /// How far a tile may be from the anchor along each axis before it is
 /// seen as that far.
-const REACH: i32 = 7;
+pub(super) const REACH: i32 = 7;
 /// Squares along each axis of the tile inputs' window: `-7..=7`.
 const SPAN: usize = 15;
 /// The first anchor input: after the tile inputs.
-const ANCHOR_BASE: usize = 2 * 6 * SPAN * SPAN;
+pub(super) const ANCHOR_BASE: usize = 2 * 6 * SPAN * SPAN;
 /// The first pile input: after the three anchor inputs.
 const PILE_BASE: usize = ANCHOR_BASE + 3;
 /// A pile count is seen as at most this many.
@@ -30,7 +30,7 @@ const PILE_CAP: u8 = 8;
 /// The spec's number for each kind (king 0 … pawn 5). Written out rather
 /// than taken from [`Kind::index`], so that a reordering of [`Kind`]
 /// cannot change the file format; a test checks that the two agree today.
-const fn kind_number(kind: Kind) -> usize {
+pub(super) const fn kind_number(kind: Kind) -> usize {
     match kind {
         Kind::King => 0,
         Kind::Queen => 1,
@@ -46,11 +46,25 @@ fn relation(perspective: Colour, owner: Colour) -> usize {
     usize::from(owner != perspective)
 }
 
+/// The input of a tile of `feature` (relation · 6 + kind number) at
+/// `dx`, `dy` from the anchor, both already clipped to the window.
+#[inline(always)]
+pub(super) const fn tile_input(feature: usize, dx: i32, dy: i32) -> usize {
+    (feature * SPAN + (dx + REACH) as usize) * SPAN + (dy + REACH) as usize
+}
+
+/// The input saying that the pile of `feature` (relation · 6 + kind
+/// number) holds `count` tiles.
+#[inline(always)]
+pub(super) fn pile_input(feature: usize, count: u8) -> usize {
+    PILE_BASE + feature * (PILE_CAP as usize + 1) + count.min(PILE_CAP) as usize
+}
+
 /// The square everything is measured from, and its anchor kind: the
 /// perspective's king (0), else the other king (1), else the first tile
 /// in the perspective's order, smallest forward rank then smallest file
 /// (2). `None` on an empty table.
-fn anchor(pos: &Position, perspective: Colour) -> Option<(Square, usize)> {
+pub(super) fn anchor(pos: &Position, perspective: Colour) -> Option<(Square, usize)> {
     if let Some(square) = pos.king_square(perspective) {
         return Some((square, 0));
     }
@@ -79,11 +93,10 @@ pub fn active(pos: &Position, perspective: Colour) -> Active {
             let dx = tile.square.x - origin.x;
             let dy = (tile.square.y - origin.y) * forward;
             let far = dx.abs() > REACH || dy.abs() > REACH;
-            let dx = dx.clamp(-REACH, REACH) + REACH;
-            let dy = dy.clamp(-REACH, REACH) + REACH;
             let feature =
                 relation(perspective, tile.piece.colour) * 6 + kind_number(tile.piece.kind);
-            let index = ((feature * SPAN + dx as usize) * SPAN + dy as usize) as u16;
+            let index =
+                tile_input(feature, dx.clamp(-REACH, REACH), dy.clamp(-REACH, REACH)) as u16;
             if far {
                 clipped.push(index);
             } else {
@@ -101,8 +114,7 @@ pub fn active(pos: &Position, perspective: Colour) -> Active {
         let pile = pos.pile(owner);
         for kind in Kind::ALL {
             let feature = relation(perspective, owner) * 6 + kind_number(kind);
-            let count = pile.count(kind).min(PILE_CAP) as usize;
-            list.push((PILE_BASE + feature * (PILE_CAP as usize + 1) + count) as u16);
+            list.push(pile_input(feature, pile.count(kind)) as u16);
         }
     }
     list

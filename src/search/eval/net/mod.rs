@@ -3,12 +3,15 @@
 //! [`Evaluator`].
 //!
 //! - [`inputs`]: what the network sees of a position from each side;
-//! - `forward`: the network's arithmetic, plain and with AVX2.
+//! - `accumulator`: the first layer's sums of both sides in one pass
+//!   over the table, for the hidden sizes nets are trained with;
+//! - `forward`: the same arithmetic on listed inputs, for any size.
 //!
-//! Both accumulators are summed from scratch at each call: at most 45
-//! active inputs a side make that cheaper than keeping them up to date
-//! through make and unmake would be worth for now.
+//! The sums are worked out afresh at each call, not kept up to date
+//! through make and unmake: docs/experiments.md, section 13, has what
+//! each costs.
 
+mod accumulator;
 mod forward;
 pub mod inputs;
 #[cfg(test)]
@@ -17,6 +20,7 @@ mod tests;
 use super::{Evaluator, HandMade};
 use crate::rules::Position;
 use crate::search::score::LOGISTIC_SCALE;
+pub use accumulator::Accumulator;
 use inputs::INPUTS;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -241,41 +245,55 @@ impl Net {
 
     /// The network's integer output for `pos`, `QA · QB` times the logit.
     pub fn output(&self, pos: &Position) -> i32 {
-        let us = pos.side_to_move();
-        let ours = inputs::active(pos, us);
-        let theirs = inputs::active(pos, us.opposite());
-        forward::output(self, &ours, &theirs)
+        self.output_with(pos, &mut Accumulator::default())
+    }
+
+    /// [`Net::output`], the sums brought from the last position
+    /// `accumulator` saw (see [`Accumulator`]). The nets trained today
+    /// have 16, 32 or 64 hidden units; another size is summed from the
+    /// listed inputs.
+    pub fn output_with(&self, pos: &Position, accumulator: &mut Accumulator) -> i32 {
+        match self.hidden {
+            16 => accumulator.output::<16>(self, pos),
+            32 => accumulator.output::<32>(self, pos),
+            64 => accumulator.output::<64>(self, pos),
+            _ => forward::listed(self, pos),
+        }
     }
 
     /// The side to move's expected result as a logit: `sigmoid` of it is
     /// the expected result.
     pub fn logit(&self, pos: &Position) -> f64 {
-        let own = f64::from(self.output(pos)) / f64::from(QA * QB);
+        self.logit_with(pos, &mut Accumulator::default())
+    }
+
+    /// [`Net::logit`] by way of `accumulator` (see [`Net::output_with`]).
+    pub fn logit_with(&self, pos: &Position, accumulator: &mut Accumulator) -> f64 {
+        let own = f64::from(self.output_with(pos, accumulator)) / f64::from(QA * QB);
         if self.corrects_hand_made {
             own + f64::from(HandMade.centipawns(pos)) / LOGISTIC_SCALE
         } else {
             own
         }
     }
-
-    /// The evaluation in centipawns for the side to move: 400 times the
-    /// logit, rounded.
-    pub fn centipawns(&self, pos: &Position) -> i32 {
-        (LOGISTIC_SCALE * self.logit(pos)).round() as i32
-    }
 }
 
 impl Evaluator for Net {
-    fn centipawns(&self, pos: &Position) -> i32 {
-        Net::centipawns(self, pos)
+    type Memory = Accumulator;
+
+    /// 400 times the logit, rounded.
+    fn centipawns_with(&self, pos: &Position, accumulator: &mut Accumulator) -> i32 {
+        (LOGISTIC_SCALE * self.logit_with(pos, accumulator)).round() as i32
     }
 }
 
 /// A borrowed net evaluates too, so that several searchers share one set
 /// of weights rather than each holding a copy.
 impl Evaluator for &Net {
-    fn centipawns(&self, pos: &Position) -> i32 {
-        Net::centipawns(self, pos)
+    type Memory = Accumulator;
+
+    fn centipawns_with(&self, pos: &Position, accumulator: &mut Accumulator) -> i32 {
+        Net::centipawns_with(self, pos, accumulator)
     }
 }
 

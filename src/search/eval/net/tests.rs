@@ -1,7 +1,7 @@
 //! Tests of the net's file, arithmetic and perspective order, and of the
-//! AVX2 path against its plain twin.
+//! accumulator against the listed inputs.
 
-use super::inputs::{active, INPUTS};
+use super::inputs::INPUTS;
 use super::*;
 use crate::rules::{Colour, Piece, Pile, Square, Tile};
 use crate::search::alphabeta::LeafJudge;
@@ -234,32 +234,60 @@ fn a_mirrored_or_shifted_position_has_the_same_evaluation() {
         let out = net.output(&pos);
         assert_eq!(net.output(&mirrored(&pos)), out, "{pos}");
         assert_eq!(net.output(&shifted(&pos, -5, 77)), out, "{pos}");
-        let us = pos.side_to_move();
-        let (ours, theirs) = (active(&pos, us), active(&pos, us.opposite()));
-        assert_eq!(out, forward::plain(&net, &ours, &theirs), "{pos}");
+        assert_eq!(out, forward::listed(&net, &pos), "{pos}");
     }
 }
 
-#[cfg(target_arch = "x86_64")]
 #[test]
-fn avx2_and_the_plain_twin_agree_to_the_bit() {
-    if !is_x86_feature_detected!("avx2") {
-        println!("no AVX2 on this processor: only the plain twin runs");
-        return;
+fn the_accumulator_and_the_listed_inputs_agree_to_the_bit() {
+    let mut positions = sample_positions();
+    // Far tiles clipped onto one window edge square, beside a tile seen
+    // there already: each input counts once.
+    for text in [
+        "K0,0/N1,0/N2,0/B3,0/B4,0/Q5,0/R6,0/P7,0/P8,0/P9,0/k10,0 w RPPPPP/qrrbbnnpppppppp 0 11",
+        "K0,0/P0,1/P0,2/P0,3/P0,4/P0,5/P0,6/P0,7/P0,8/N0,9/k0,10 b QRRBBN/qrrbbnnpppppppp 0 11",
+    ] {
+        positions.push(text.parse().unwrap_or_else(|e| panic!("{text}: {e}")));
     }
-    let positions = sample_positions();
-    // 104 is a block of 64, two registers of 16 and a tail of 8; full-range
-    // weights make the sums wrap, which both must do alike.
-    for (hidden, reach, seed) in [(32, 500, 4), (64, 500, 5), (104, 500, 6), (64, i16::MAX, 7)] {
+    // Full-range weights make the sums wrap, which both must do alike.
+    for (hidden, reach, seed) in [(16, 500, 4), (32, 500, 5), (64, 500, 6), (64, i16::MAX, 7)] {
         let net = random_net(hidden, reach, seed);
         for pos in &positions {
-            let us = pos.side_to_move();
-            let ours = active(pos, us);
-            let theirs = active(pos, us.opposite());
-            let plain = forward::plain(&net, &ours, &theirs);
-            // SAFETY: the processor has AVX2, checked above.
-            let fast = unsafe { forward::avx2::output(&net, &ours, &theirs) };
-            assert_eq!(plain, fast, "H {hidden}, {pos}");
+            assert_eq!(
+                net.output(pos),
+                forward::listed(&net, pos),
+                "H {hidden}, {pos}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_accumulator_carried_from_position_to_position_sums_each_as_afresh() {
+    // The sample's games move by one turn at a time; the bench positions
+    // and the walk back jump across whole tables; the children of a
+    // position, one after another, hold tiles of several kinds in the
+    // slot a placement takes.
+    let positions = sample_positions();
+    let mut walk: Vec<Position> = positions
+        .iter()
+        .chain(positions.iter().rev())
+        .cloned()
+        .collect();
+    for pos in positions.iter().step_by(7) {
+        for mv in pos.legal_moves() {
+            let mut child = pos.clone();
+            child.make(mv);
+            walk.push(child);
+        }
+        walk.push(pos.clone());
+    }
+    for (hidden, reach, seed) in [(16, 500, 8), (32, 500, 9), (64, i16::MAX, 10)] {
+        let net = random_net(hidden, reach, seed);
+        let mut accumulator = Accumulator::default();
+        for pos in &walk {
+            let carried = net.output_with(pos, &mut accumulator);
+            assert_eq!(carried, forward::listed(&net, pos), "H {hidden}, {pos}");
         }
     }
 }
