@@ -2039,3 +2039,49 @@ fn a_net_file_is_loaded_chosen_and_shown() {
     e.expect_silent("setoption name EvalFile value <empty>");
     assert_eq!(net_line(&mut e), shipped);
 }
+
+/// `go searchmoves` limits the root to the actions it names, whatever
+/// the player: over the bench positions, with "draw" among them where
+/// the pile allows, and over placements of a drawn tile.
+#[test]
+fn go_searchmoves_answers_one_of_the_actions_named() {
+    let positions = include_str!("../src/bench_positions.txt");
+    for player in ["ismcts", "alphabeta"] {
+        let mut e = Engine::with_options(&[("Threads", "1"), ("Player", player), ("Seed", "5")]);
+        let mut asked = 0;
+        for fen in positions.lines().filter(|l| !l.trim().is_empty()) {
+            for drawn in ["", " moves P@", " moves p@"] {
+                if e.command(&format!("position fen {fen}{drawn}")).is_empty() {
+                    let moves = e.moves();
+                    if moves.len() < 3 {
+                        continue;
+                    }
+                    // The last two listed, or "draw" and the last.
+                    let named = match moves.iter().find(|m| *m == "@") {
+                        Some(draw) => vec![draw.clone(), moves[moves.len() - 2].clone()],
+                        None => moves[moves.len() - 2..].to_vec(),
+                    };
+                    let r = e.go_checked(&format!("go searchmoves {} nodes 2000", named.join(" ")));
+                    assert!(
+                        named.contains(&r.best),
+                        "{player} {fen}{drawn}: {} not in {named:?}",
+                        r.best
+                    );
+                    asked += 1;
+                }
+            }
+        }
+        assert!(asked >= 12, "{player}: only {asked} searches");
+        e.expect_silent(&format!("position fen {QUEEN_OR_PAWN}"));
+        // One action named is the answer, even against a queen to take.
+        assert_eq!(e.go_checked("go searchmoves @ nodes 500").best, "@");
+        for bad in [
+            "go searchmoves 5,5-5,6 nodes 10",
+            "go searchmoves Q@ nodes 10",
+            "go searchmoves",
+        ] {
+            e.expect_error(bad);
+        }
+        e.quit();
+    }
+}

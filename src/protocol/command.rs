@@ -36,7 +36,13 @@ pub enum Command {
         moves: Vec<String>,
     },
     /// `go …`: search and answer `bestmove`.
-    Go(Limits),
+    Go {
+        /// When to stop.
+        limits: Limits,
+        /// The actions to choose from, as written after `searchmoves`
+        /// (all when empty).
+        searchmoves: Vec<String>,
+    },
     /// `stop`: end the search now.
     Stop,
     /// `quit`: exit.
@@ -85,7 +91,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "status" => bare(Command::Status),
         "setoption" => parse_setoption(&rest).map(Some),
         "position" => parse_position(&rest).map(Some),
-        "go" => parse_go(&rest).map(|l| Some(Command::Go(l))),
+        "go" => parse_go(&rest).map(Some),
         "perft" => match rest[..] {
             [depth] => match depth.parse::<u32>() {
                 Ok(d) if (1..=MAX_PERFT_DEPTH).contains(&d) => Ok(Some(Command::Perft(d))),
@@ -137,13 +143,39 @@ fn parse_position(words: &[&str]) -> Result<Command, String> {
     })
 }
 
-fn parse_go(words: &[&str]) -> Result<Limits, String> {
+/// The words of `go` that start a limit, or end a `searchmoves` list.
+const GO_WORDS: [&str; 11] = [
+    "infinite",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "nodes",
+    "depth",
+    "searchmoves",
+    "ponder",
+];
+
+fn parse_go(words: &[&str]) -> Result<Command, String> {
     let mut limits = Limits::default();
-    let mut words = words.iter();
+    let mut searchmoves = Vec::new();
+    let mut words = words.iter().peekable();
     while let Some(&word) = words.next() {
         let slot = match word {
             "infinite" => {
                 limits.infinite = true;
+                continue;
+            }
+            "searchmoves" => {
+                while let Some(&&action) = words.peek().filter(|w| !GO_WORDS.contains(w)) {
+                    searchmoves.push(action.to_string());
+                    words.next();
+                }
+                if searchmoves.is_empty() {
+                    return Err("go: 'searchmoves' needs at least one action".into());
+                }
                 continue;
             }
             "wtime" => &mut limits.wtime,
@@ -176,7 +208,10 @@ fn parse_go(words: &[&str]) -> Result<Limits, String> {
         }
         *slot = Some(n);
     }
-    Ok(limits)
+    Ok(Command::Go {
+        limits,
+        searchmoves,
+    })
 }
 
 #[cfg(test)]
@@ -201,8 +236,10 @@ mod tests {
                 moves: vec!["Q@0,0".into(), "p@".into()],
             })
         );
-        let Some(Command::Go(l)) =
-            parse("go wtime 1000 btime 2000 winc 10 binc 20 movestogo 5").unwrap()
+        let Some(Command::Go {
+            limits: l,
+            searchmoves,
+        }) = parse("go wtime 1000 btime 2000 winc 10 binc 20 movestogo 5").unwrap()
         else {
             panic!()
         };
@@ -210,6 +247,16 @@ mod tests {
             (l.wtime, l.btime, l.winc, l.binc, l.movestogo),
             (Some(1000), Some(2000), Some(10), Some(20), Some(5))
         );
+        assert!(searchmoves.is_empty());
+        let Some(Command::Go {
+            limits: l,
+            searchmoves,
+        }) = parse("go searchmoves @ N@0,1 0,0-1,1 nodes 2000").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(searchmoves, ["@", "N@0,1", "0,0-1,1"]);
+        assert_eq!(l.nodes, Some(2000));
         assert_eq!(parse("perft 3").unwrap(), Some(Command::Perft(3)));
     }
 
@@ -224,6 +271,8 @@ mod tests {
             "go depth 0",
             "go depth deep",
             "go sideways",
+            "go searchmoves",
+            "go searchmoves nodes 5",
             "position",
             "position fen",
             "position startpos 1,1",

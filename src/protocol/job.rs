@@ -5,7 +5,7 @@
 
 use super::print::{info_lines, move_stats_lines, say};
 use crate::rules::{Kind, Position};
-use crate::search::{self, Params, Report, Request};
+use crate::search::{self, Action, Params, Report, Request};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -125,6 +125,8 @@ pub(super) struct SearchJob {
     pub show_wdl: bool,
     /// `VerboseMoveStats`: every root action's statistics at the end.
     pub verbose: bool,
+    /// The root actions to choose from (`go searchmoves`): all when empty.
+    pub searchmoves: Vec<Action>,
 }
 
 impl SearchJob {
@@ -140,6 +142,7 @@ impl SearchJob {
             params,
             show_wdl,
             verbose,
+            searchmoves,
         } = self;
         let mut last = None;
         let mut print = |report: &Report| {
@@ -152,6 +155,7 @@ impl SearchJob {
             history: &history,
             limits: &limits,
             params: &params,
+            searchmoves: &searchmoves,
         };
         let choice = engine.search(&request, stop, &mut print);
         let mut out = String::new();

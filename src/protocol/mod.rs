@@ -147,7 +147,10 @@ impl Engine {
                 }
                 Err(e) => error(&e),
             },
-            Command::Go(limits) => self.go(limits),
+            Command::Go {
+                limits,
+                searchmoves,
+            } => self.go(limits, &searchmoves),
             Command::Stop => self.worker.stop(),
             Command::Quit => return false,
             Command::Display => say(&print::display(
@@ -206,7 +209,7 @@ impl Engine {
 
     /// `go`: answers at once when the game is over, else starts a search
     /// job on copies of the game and the options.
-    fn go(&mut self, mut limits: search::Limits) {
+    fn go(&mut self, mut limits: search::Limits, searchmoves: &[String]) {
         limits.started = Some(std::time::Instant::now());
         if limits.depth.is_some() && self.options.params.player != search::Player::Alphabeta {
             error("go depth needs Player alphabeta: a Monte Carlo search has no depth; use nodes or movetime");
@@ -218,6 +221,10 @@ impl Engine {
             return;
         }
         let position = self.game.position().clone();
+        let searchmoves = match setup::root_actions_named(&position, self.pending, searchmoves) {
+            Ok(actions) => actions,
+            Err(why) => return error(&why),
+        };
         let params = self.options.params.clone();
         let kind = if limits.is_endless(position.side_to_move(), params.move_overhead) {
             JobKind::Endless
@@ -231,6 +238,7 @@ impl Engine {
             history: self.game.recent_keys().to_vec(),
             limits,
             params,
+            searchmoves,
             show_wdl: self.options.show_wdl,
             verbose: self.options.verbose_stats,
         };
@@ -243,6 +251,9 @@ impl Command {
     /// others act at once: a running search has its own copy of the
     /// position and options.
     fn needs_idle(&self) -> bool {
-        matches!(self, Command::Go(_) | Command::Perft(_) | Command::Bench)
+        matches!(
+            self,
+            Command::Go { .. } | Command::Perft(_) | Command::Bench
+        )
     }
 }

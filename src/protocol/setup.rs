@@ -1,9 +1,50 @@
 //! The game a `position` command describes: its start and its moves,
 //! each checked against the rules, so that a bad list is refused whole
-//! and the engine keeps the game it had.
+//! and the engine keeps the game it had; and the actions a `go
+//! searchmoves` list names, checked the same way.
 
 use super::command::Start;
-use crate::rules::{clip, kind_name, Game, Kind, MoveToken, Position, MAX_COUNTER};
+use crate::rules::{clip, kind_name, Game, Kind, Move, MoveToken, Position, MAX_COUNTER};
+use crate::search::{root_actions, Action};
+
+/// The root actions `names` (a `go searchmoves` list) stand for in `pos`,
+/// with a drawn tile of `pending` kind, or what is wrong with the first
+/// that stands for none of them.
+pub(super) fn root_actions_named(
+    pos: &Position,
+    pending: Option<Kind>,
+    names: &[String],
+) -> Result<Vec<Action>, String> {
+    let legal = root_actions(pos, pending);
+    names
+        .iter()
+        .map(|name| {
+            let token: MoveToken = name.parse().map_err(|e| format!("go searchmoves: {e}"))?;
+            legal
+                .iter()
+                .copied()
+                .find(|&action| names_action(token, action))
+                .ok_or_else(|| {
+                    format!(
+                        "go searchmoves: '{}' is not a legal action here",
+                        clip(name)
+                    )
+                })
+        })
+        .collect()
+}
+
+/// True when `token` names `action`.
+fn names_action(token: MoveToken, action: Action) -> bool {
+    match (token, action) {
+        (MoveToken::Draw, Action::Draw) => true,
+        (MoveToken::Place(kind, square), Action::Play(Move::Place { piece, to })) => {
+            piece.kind == kind && to == square
+        }
+        (MoveToken::Step(f, t), Action::Play(Move::Step { from, to })) => from == f && to == t,
+        _ => false,
+    }
+}
 
 /// Builds the game of a `position` command, with the kind of a tile drawn
 /// and still to be placed (a last `N@`), or says what is wrong.

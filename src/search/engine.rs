@@ -5,7 +5,7 @@
 //! clears what the last game left.
 
 use super::skill::Skill;
-use super::{alphabeta, baseline, flat, mcts, root_actions, Action, ActionStats, Player};
+use super::{alphabeta, baseline, flat, mcts, Action, ActionStats, Player};
 use super::{Report, Request};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -132,7 +132,7 @@ impl Engine {
         report: &mut dyn FnMut(&Report),
     ) -> Option<Action> {
         let (pos, params) = (request.position, request.params);
-        let actions = root_actions(pos, request.pending);
+        let actions = request.actions();
         if actions.is_empty() {
             return None;
         }
@@ -141,7 +141,8 @@ impl Engine {
         Some(match params.player {
             Player::Ismcts => self.with_kept(&self.tree, |kept| {
                 let (choice, tree) = mcts::search(request, kept, pool.as_deref(), stop, report);
-                (choice, Some(tree))
+                // A root cut down to `searchmoves` is no tree to go on from.
+                (choice, request.searchmoves.is_empty().then_some(tree))
             })?,
             Player::Alphabeta => self.with_kept(&self.table, |mut table| {
                 (alphabeta::search(request, &mut table, stop, report), table)

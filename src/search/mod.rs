@@ -145,4 +145,7 @@ pub struct Request<'a> {
     pub limits: &'a Limits,
     /// The player and its settings.
     pub params: &'a Params,
+    /// The root actions the search may choose from (`go searchmoves`):
+    /// all of them when empty.
+    pub searchmoves: &'a [Action],
 }

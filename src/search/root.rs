@@ -35,7 +35,22 @@ impl<'a> Request<'a> {
             history: &[],
             limits,
             params,
+            searchmoves: &[],
         }
+    }
+
+    /// True when the search may choose `action` at the root:
+    /// `searchmoves` is empty or names it.
+    pub fn allows(&self, action: Action) -> bool {
+        self.searchmoves.is_empty() || self.searchmoves.contains(&action)
+    }
+
+    /// The root actions the search chooses from: [`root_actions`] less
+    /// those `searchmoves` leaves out.
+    pub fn actions(&self) -> Vec<Action> {
+        let mut actions = root_actions(self.position, self.pending);
+        actions.retain(|&a| self.allows(a));
+        actions
     }
 
     /// The clock every player stops by: the limits for the side to move,

@@ -82,6 +82,7 @@ pub fn search_with<E: Evaluator>(
         history,
         limits,
         params,
+        ..
     } = *request;
     let mut clock = request.clock();
     let budget = Budget {
@@ -96,6 +97,7 @@ pub fn search_with<E: Evaluator>(
     let mut searcher = Searcher::new(evaluator, pos, history, table, budget)
         .with_contempt(pos.side_to_move(), params.contempt);
     let mut actions = searcher.root(pending);
+    actions.retain(|&a| request.allows(a));
     if actions.is_empty() {
         return None;
     }

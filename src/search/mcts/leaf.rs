@@ -14,7 +14,7 @@ use crate::search::eval::playout::win_probability;
 use crate::search::eval::Evaluation;
 use crate::search::playout::{playout, Policy};
 use crate::search::score::expected_result;
-use crate::search::Params;
+use crate::search::{Action, Params};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -139,6 +139,14 @@ impl Actions {
             self.values
                 .push(expected_result(judge.judge_draw_here()) as f32);
             self.statuses.push(Status::Unknown);
+        }
+    }
+
+    /// Keeps only the actions `only` names, or all when it is empty.
+    pub(super) fn keep(&mut self, only: &[Action]) {
+        if !only.is_empty() {
+            self.moves.retain(|mv| only.contains(&Action::Play(*mv)));
+            self.draw &= only.contains(&Action::Draw);
         }
     }
 

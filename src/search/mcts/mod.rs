@@ -269,11 +269,14 @@ pub fn search(
         history,
         limits,
         params,
+        searchmoves,
     } = *request;
+    // A kept root holds every action, not only those asked for.
+    let kept = kept.filter(|_| searchmoves.is_empty());
     let clock = request.clock();
     let seed = request.seed();
     let capacity = params.hash_mib.saturating_mul(1 << 20) / NODE_BYTES;
-    let tree = Tree::new(pos, pending, history, params, capacity, kept);
+    let tree = Tree::new(pos, pending, history, searchmoves, params, capacity, kept);
     let workers = pool.map_or(1, |p| p.current_num_threads() + 1);
     let mut walkers: Vec<Walker> = (0..workers)
         .map(|w| Walker::new(&tree, params, seed.wrapping_add(w as u64)))
@@ -288,8 +291,8 @@ pub fn search(
     // A quick forced mate is proven outright; the prover deepens a turn
     // at a time, so there is no quicker one to look for.
     let deadline = clock.share_ends(MATE_SHARE);
-    if let Some(mate) = mate::quickest_mate(pos, pending, history, MATE_TURNS, MATE_NODES, deadline)
-    {
+    let mate = mate::quickest_mate(pos, pending, history, MATE_TURNS, MATE_NODES, deadline);
+    if let Some(mate) = mate.filter(|m| request.allows(m.action)) {
         tree.hold_mate(mate);
         if !request.is_endless() {
             limit = 0;

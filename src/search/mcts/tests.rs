@@ -43,7 +43,7 @@ fn a_full_tree_stops_growing_but_keeps_counting() {
         .unwrap();
     let capacity = 3000;
     let tree = run(
-        Tree::new(&pos, None, &[], &params(), capacity, None),
+        Tree::new(&pos, None, &[], &[], &params(), capacity, None),
         7,
         5000,
     );
@@ -97,7 +97,7 @@ fn threads_share_one_tree_without_losing_a_visit_or_a_node() {
         .parse()
         .unwrap();
     for p in [params(), hybrid()] {
-        let tree = Tree::new(&pos, None, &[], &p, 20_000, None);
+        let tree = Tree::new(&pos, None, &[], &[], &p, 20_000, None);
         std::thread::scope(|scope| {
             for seed in 0..4 {
                 let mut walker = Walker::new(&tree, &p, seed);
@@ -149,7 +149,7 @@ fn a_move_into_a_third_occurrence_is_a_draw_at(clock: u32) {
     // The position after the move has occurred twice already.
     let history = [after.hash(), 1, after.hash(), 2, pos.hash()];
     let tree = run(
-        Tree::new(&pos, None, &history, &params(), 100_000, None),
+        Tree::new(&pos, None, &history, &[], &params(), 100_000, None),
         5,
         3000,
     );
@@ -162,7 +162,7 @@ fn a_move_into_a_third_occurrence_is_a_draw_at(clock: u32) {
     assert_eq!(repeat.draws, repeat.visits as f64, "{repeat:?}");
     // Without the history the same move is an ordinary one.
     let fresh = run(
-        Tree::new(&pos, None, &[], &params(), 100_000, None),
+        Tree::new(&pos, None, &[], &[], &params(), 100_000, None),
         5,
         3000,
     );
@@ -177,7 +177,7 @@ fn chance_nodes_follow_the_public_pile() {
     // kinds a draw can bring, in proportion 2 : 8.
     let pos: Position = "K0,0/n1,1 w RRPPPPPPPP/k 0 2".parse().unwrap();
     let tree = run(
-        Tree::new(&pos, None, &[], &params(), 100_000, None),
+        Tree::new(&pos, None, &[], &[], &params(), 100_000, None),
         3,
         4000,
     );
@@ -226,7 +226,7 @@ fn search_hybrid(pos: &Position) -> (Option<Action>, Report) {
 /// Runs `iterations` hybrid iterations on a fresh tree of `pos`.
 fn run_hybrid(pos: &Position, pending: Option<Kind>, iterations: usize) -> Tree {
     let p = hybrid();
-    let tree = Tree::new(pos, pending, &[], &p, 200_000, None);
+    let tree = Tree::new(pos, pending, &[], &[], &p, 200_000, None);
     let mut walker = Walker::new(&tree, &p, 1);
     for _ in 0..iterations {
         if walker.iterate(&tree) {

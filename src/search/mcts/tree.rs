@@ -12,7 +12,7 @@ use super::leaf::{self, Actions, Outcomes};
 use super::node::{Edge, Node, NodeData, NONE, OPENING};
 use super::outcome::DrawValue;
 use crate::rules::{Kind, Position};
-use crate::search::{Params, MAX_ROOT_ACTIONS};
+use crate::search::{Action, Params, MAX_ROOT_ACTIONS};
 use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
@@ -45,12 +45,14 @@ pub struct Tree {
 impl Tree {
     /// An empty tree for the side to move of `root` (with a drawn tile of
     /// `pending` kind, if any), holding at most `capacity` nodes, its root
-    /// opened. It starts from `kept`'s subtree where the game has gone on
-    /// along it, and takes `kept`'s node array when it is as large.
+    /// opened with the actions `only` names (all when empty). It starts
+    /// from `kept`'s subtree where the game has gone on along it, and
+    /// takes `kept`'s node array when it is as large.
     pub fn new(
         root: &Position,
         pending: Option<Kind>,
         history: &[u64],
+        only: &[Action],
         params: &Params,
         capacity: usize,
         kept: Option<Tree>,
@@ -89,6 +91,7 @@ impl Tree {
             let mut actions = Actions::new();
             let mut pos = root.clone();
             actions.find(&mut pos, pending);
+            actions.keep(only);
             if tree.hybrid {
                 let mut judge = leaf::judge_for(params, root.side_to_move());
                 actions.judge(&pos, history, &mut judge, tree.draw);
