@@ -7,7 +7,7 @@
 use super::{Landing, Reach, Screen};
 use crate::rules::moves::Move;
 use crate::rules::piece::Kind;
-use crate::rules::position::{Line, Position, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+use crate::rules::position::{Position, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
 use crate::rules::square::Square;
 
 /// The moves by movement of the side to move's tiles as numbered steps:
@@ -123,11 +123,7 @@ impl Position {
         }
         let f = us.forward();
         let them = us.opposite().index();
-        // North for White, south for Black: `South` follows `North` as
-        // Black follows White. Arithmetic, not a match on the colour,
-        // which compiles to more instructions in the numbering loop.
-        let ahead = &LINE_STEPS[Line::North as usize + us.index()];
-        let [west, east] = &PAWN_CAPTURES[us.index()];
+        let pawn_steps = &PAWN_STEPS[us.index()];
         for slot in self.tiles_of(us, Kind::Pawn) {
             // Its steps up to the first tile, the last square beside a
             // tile or the reach's edge, and the captures there are: pawns
@@ -150,10 +146,9 @@ impl Position {
                 let slot = self.cell_slot(from.offset(dx, f));
                 u32::from(usize::from(slot >> 4) == them)
             };
-            number(
-                slot,
-                &[(forward, ahead), (enemy(-1), west), (enemy(1), east)],
-            );
+            let captures = enemy(-1) | enemy(1) << 1;
+            let steps = &pawn_steps[forward as usize][captures as usize];
+            number(slot, &[(forward + captures.count_ones(), steps)]);
         }
         // Each line of a slider runs up to the first tile or the last
         // square beside a tile: past it, nothing is a candidate. Every
@@ -325,14 +320,38 @@ static JUMP_STEPS: [Steps; 2] = {
     t
 };
 
-/// A pawn's captures by its colour, west then east: lines of one step.
-/// Its steps ahead are the line north or south of [`LINE_STEPS`].
-static PAWN_CAPTURES: [[Steps; 2]; 2] = {
-    let mut t = [[[[0; 2]; 32]; 2]; 2];
-    t[0][0][0] = [-1, 1];
-    t[0][1][0] = [1, 1];
-    t[1][0][0] = [-1, -1];
-    t[1][1][0] = [1, -1];
+/// A pawn's steps by its colour, how many squares ahead it may step to
+/// (up to 3) and which of its captures there are (bit 0 west, bit 1
+/// east): the steps ahead, then the captures west and east, as one line
+/// written at once.
+static PAWN_STEPS: [[[Steps; 4]; 4]; 2] = {
+    let mut t = [[[[[0; 2]; 32]; 4]; 4]; 2];
+    let mut colour = 0;
+    while colour < 2 {
+        let f: i8 = if colour == 0 { 1 } else { -1 };
+        let mut ahead = 0;
+        while ahead < 4 {
+            let mut captures = 0;
+            while captures < 4 {
+                let steps = &mut t[colour][ahead][captures];
+                let mut n = 0;
+                while n < ahead {
+                    steps[n] = [0, f * (n as i8 + 1)];
+                    n += 1;
+                }
+                if captures & 1 != 0 {
+                    steps[n] = [-1, f];
+                    n += 1;
+                }
+                if captures & 2 != 0 {
+                    steps[n] = [1, f];
+                }
+                captures += 1;
+            }
+            ahead += 1;
+        }
+        colour += 1;
+    }
     t
 };
 
