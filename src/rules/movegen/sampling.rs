@@ -257,9 +257,10 @@ impl Position {
             let around = self.ring_besides(to, from);
             (around != 0).then_some((slot, from, to, Landing::Empty(Some(around))))
         };
-        // A jump may land past the reach; a slide only past the
-        // coordinate limit.
-        if !screen.reach.contains(to) {
+        // A jump may land past the reach, where it touches no tile (see
+        // `Reach::clipped`); a slide goes past it only at the coordinate
+        // limit, where the reach is asked.
+        if screen.reach.clipped && !screen.reach.contains(to) {
             return None;
         }
         if self.occupied(to) {
