@@ -63,7 +63,7 @@ impl Sampler {
         // What the picks below learn about the position (which tiles hold
         // the table together, the king's attackers) serves them all.
         let mut screen = pos.sampling_screen();
-        pos.number_steps(&screen, &mut self.numbering);
+        pos.number_steps(&mut self.numbering);
         if self.numbering.len() < STEP_LIMIT {
             return uniform_over_steps(pos, rng, &self.numbering, &mut screen);
         }
@@ -342,7 +342,7 @@ mod tests {
             let mut candidates = MoveList::new();
             let screen = pos.sampling_screen();
             pos.generate_step_candidates(&screen, &mut candidates);
-            let numbering = pos.numbered_steps(&screen);
+            let numbering = pos.numbered_steps();
             let mut numbered: Vec<Move> = (0..numbering.len())
                 .filter_map(|i| pos.numbered_candidate(&numbering, &screen, i))
                 .collect();

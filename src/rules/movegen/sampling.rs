@@ -64,12 +64,11 @@ impl StepNumbering {
 }
 
 impl Position {
-    /// Numbers the steps of the side to move's tiles (see [`StepNumbering`])
-    /// within `screen`'s reach.
+    /// Numbers the steps of the side to move's tiles (see [`StepNumbering`]).
     #[cfg(test)]
-    pub(super) fn numbered_steps(&self, screen: &Screen) -> StepNumbering {
+    pub(super) fn numbered_steps(&self) -> StepNumbering {
         let mut numbering = StepNumbering::EMPTY;
-        self.number_steps(screen, &mut numbering);
+        self.number_steps(&mut numbering);
         numbering
     }
 
@@ -80,8 +79,7 @@ impl Position {
     /// returned by value is copied by wide loads of fields just written
     /// narrow, which wait for the stores before the first pick.
     #[inline]
-    pub(super) fn number_steps(&self, screen: &Screen, numbering: &mut StepNumbering) {
-        let reach = screen.reach;
+    pub(super) fn number_steps(&self, numbering: &mut StepNumbering) {
         numbering.starts = [i16::MAX; 16];
         numbering.total = 0;
         // Kind by kind, so that no branch asks each tile its kind.
@@ -125,20 +123,16 @@ impl Position {
         let them = us.opposite().index();
         let pawn_steps = &PAWN_STEPS[us.index()];
         for slot in self.tiles_of(us, Kind::Pawn) {
-            // Its steps up to the first tile, the last square beside a
-            // tile or the reach's edge, and the captures there are: pawns
-            // have few moves and many void squares, which would waste
-            // picks.
+            // Its steps up to the first tile or the last square beside a
+            // tile, and the captures there are: pawns have few moves and
+            // many void squares, which would waste picks. The last square
+            // beside a tile lies within the reach, unless the coordinate
+            // limit cuts it short; the pick tests the reach.
             let from = self.square_of(slot);
             let most = if self.has_moved(slot) { 1 } else { 3 };
-            let room = if f > 0 {
-                reach.max_y - from.y
-            } else {
-                from.y - reach.min_y
-            };
             let free = self.column_blocker_distance(from, f > 0) - 1;
             let touched = self.column_touch_distance(from, f > 0);
-            let forward = most.min(room as u32).min(free).min(touched);
+            let forward = most.min(free).min(touched);
             // The two squares diagonally ahead hold an enemy tile when
             // their cell's slot is of the enemy's sixteen: an empty cell's
             // `NO_SLOT` is of neither. No branch, as either is a coin toss.
@@ -587,7 +581,7 @@ mod tests {
         ] {
             let pos: Position = text.parse().unwrap();
             let screen = pos.sampling_screen();
-            let numbering = pos.numbered_steps(&screen);
+            let numbering = pos.numbered_steps();
             let mut numbered: Vec<Move> = (0..numbering.len())
                 .filter_map(|i| pos.numbered_candidate(&numbering, &screen, i))
                 .collect();
@@ -683,7 +677,7 @@ mod tests {
                     cut_short += usize::from(past > 0);
                 }
             }
-            assert_eq!(pos.numbered_steps(&screen).len(), expected, "{pos}");
+            assert_eq!(pos.numbered_steps().len(), expected, "{pos}");
         }
         assert!(cut_short > 1000, "{cut_short}");
     }
@@ -693,7 +687,7 @@ mod tests {
     fn every_number_names_its_tile() {
         let mut sizes = 0;
         for pos in positions_along_games() {
-            let numbering = pos.numbered_steps(&pos.sampling_screen());
+            let numbering = pos.numbered_steps();
             let tiles = numbering.starts.iter().filter(|&&s| s != i16::MAX).count();
             for tile in 0..tiles {
                 let end = numbering.starts.get(tile + 1).copied().unwrap_or(i16::MAX);
