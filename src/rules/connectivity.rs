@@ -108,14 +108,17 @@ impl Position {
                     self.cell_slot(from.offset(cell % 3 - 1, cell / 3 - 1)),
                 ))
             };
-            if let Some(part) = self.race(seed(groups[0]), seed(groups[1]), left) {
+            let met = self.race(seed(groups[0]), seed(groups[1]), left);
+            if let Some(part) = met {
                 parts.push(part);
                 left &= !part;
-                // With two groups around it, the rest is the other part.
-                if groups[2] == 0 {
-                    parts.push(left);
-                    return parts;
-                }
+            }
+            // With two groups around it, the rest is the other part, or,
+            // when the floods met (around a hole), the one part: every
+            // part holds a tile around it.
+            if groups[2] == 0 {
+                parts.push(left);
+                return parts;
             }
         }
         while !left.is_empty() {

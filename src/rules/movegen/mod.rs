@@ -47,6 +47,10 @@ struct Reach {
     min_y: i32,
     max_x: i32,
     max_y: i32,
+    /// True when the coordinate limit cuts the box short. Otherwise a
+    /// square past it lies two squares or more from every tile, so it
+    /// neither holds a tile nor touches one.
+    clipped: bool,
 }
 
 impl Reach {
@@ -336,6 +340,7 @@ impl Position {
             min_y: (min_y - 1).max(-COORD_LIMIT),
             max_x: (max_x + 1).min(COORD_LIMIT),
             max_y: (max_y + 1).min(COORD_LIMIT),
+            clipped: min_x.min(min_y) <= -COORD_LIMIT || max_x.max(max_y) >= COORD_LIMIT,
         }
     }
 

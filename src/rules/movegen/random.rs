@@ -63,7 +63,7 @@ impl Sampler {
         // What the picks below learn about the position (which tiles hold
         // the table together, the king's attackers) serves them all.
         let mut screen = pos.sampling_screen();
-        pos.number_steps(&screen, &mut self.numbering);
+        pos.number_steps(&mut self.numbering);
         if self.numbering.len() < STEP_LIMIT {
             return uniform_over_steps(pos, rng, &self.numbering, &mut screen);
         }
@@ -243,8 +243,25 @@ fn place(pos: &mut Position, rng: &mut impl Rng, screen: &mut Screen) -> Turn {
     if pos.candidate_is_legal(mv, screen) {
         return Turn::Play(mv);
     }
-    let mut squares: ArrayVec<Square, 256> = frontier.squares().collect();
-    squares.swap_remove(first);
+    // In check, only the squares that answer it can be legal: the rest
+    // of the frontier would be tried and struck out one by one.
+    let tried = frontier.square(first as u32);
+    let mut squares: ArrayVec<Square, 256> = match pos.squares_answering_check(screen.reach) {
+        Some(answers) => {
+            let mut squares = ArrayVec::new();
+            for square in answers {
+                if square != tried && !squares.contains(&square) {
+                    squares.push(square);
+                }
+            }
+            squares
+        }
+        None => {
+            let mut squares: ArrayVec<Square, 256> = frontier.squares().collect();
+            squares.swap_remove(first);
+            squares
+        }
+    };
     while !squares.is_empty() {
         let pick = below(rng, squares.len() as u32) as usize;
         let mv = Move::Place {
@@ -325,7 +342,7 @@ mod tests {
             let mut candidates = MoveList::new();
             let screen = pos.sampling_screen();
             pos.generate_step_candidates(&screen, &mut candidates);
-            let numbering = pos.numbered_steps(&screen);
+            let numbering = pos.numbered_steps();
             let mut numbered: Vec<Move> = (0..numbering.len())
                 .filter_map(|i| pos.numbered_candidate(&numbering, &screen, i))
                 .collect();
@@ -347,6 +364,59 @@ mod tests {
             assert_eq!(picked, legal, "in {pos}");
         });
         assert!(positions > 10_000, "{positions}");
+    }
+
+    /// In check, a drawn tile's square is uniform over its legal squares,
+    /// though only the squares answering the check are tried after the
+    /// first: in positions of random games where a placement answers a
+    /// check and some frontier squares do not.
+    #[test]
+    fn placements_in_check_are_uniform_over_legal_squares() {
+        let mut checked = 0;
+        each_position_of_random_games(13, 200, |pos| {
+            let us = pos.side_to_move();
+            if checked >= 12 || !pos.in_check() || pos.pile(us).is_empty() {
+                return;
+            }
+            let kinds: Vec<Kind> = pos.pile(us).kinds().collect();
+            let legal: Vec<Vec<Move>> = kinds
+                .iter()
+                .map(|&k| pos.legal_placements(k).to_vec())
+                .collect();
+            let frontier = pos.frontier_within(pos.sampling_screen().reach).len() as usize;
+            if legal.iter().all(|l| l.len() < 2) || legal.iter().any(|l| l.len() == frontier) {
+                return;
+            }
+            checked += 1;
+            let mut rng = ChaCha8Rng::seed_from_u64(checked);
+            let mut counts: Vec<Vec<usize>> = legal.iter().map(|l| vec![0; l.len()]).collect();
+            let trials = 3000;
+            for _ in 0..trials {
+                let mut copy = pos.clone();
+                let mut screen = copy.sampling_screen();
+                match place(&mut copy, &mut rng, &mut screen) {
+                    Turn::Play(mv @ Move::Place { piece, .. }) => {
+                        let k = kinds.iter().position(|&k| k == piece.kind).unwrap();
+                        let i = legal[k].iter().position(|&m| m == mv);
+                        counts[k][i.unwrap_or_else(|| panic!("{mv} in {pos}"))] += 1;
+                    }
+                    Turn::Stuck(kind) => assert!(pos.legal_placements(kind).is_empty()),
+                    other => panic!("{other:?} in {pos}"),
+                }
+            }
+            for counts in counts.iter().filter(|c| c.len() > 1) {
+                let n: usize = counts.iter().sum();
+                let p = 1.0 / counts.len() as f64;
+                let sigma = (n as f64 * p * (1.0 - p)).sqrt();
+                for &c in counts {
+                    assert!(
+                        (c as f64 - n as f64 * p).abs() < 5.0 * sigma,
+                        "{counts:?} in {pos}"
+                    );
+                }
+            }
+        });
+        assert!(checked >= 12, "{checked}");
     }
 
     /// `below` redraws a word that would favour some numbers: with

@@ -7,7 +7,7 @@
 use super::{Landing, Reach, Screen};
 use crate::rules::moves::Move;
 use crate::rules::piece::Kind;
-use crate::rules::position::{Line, Position, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+use crate::rules::position::{Position, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
 use crate::rules::square::Square;
 
 /// The moves by movement of the side to move's tiles as numbered steps:
@@ -64,12 +64,11 @@ impl StepNumbering {
 }
 
 impl Position {
-    /// Numbers the steps of the side to move's tiles (see [`StepNumbering`])
-    /// within `screen`'s reach.
+    /// Numbers the steps of the side to move's tiles (see [`StepNumbering`]).
     #[cfg(test)]
-    pub(super) fn numbered_steps(&self, screen: &Screen) -> StepNumbering {
+    pub(super) fn numbered_steps(&self) -> StepNumbering {
         let mut numbering = StepNumbering::EMPTY;
-        self.number_steps(screen, &mut numbering);
+        self.number_steps(&mut numbering);
         numbering
     }
 
@@ -80,8 +79,7 @@ impl Position {
     /// returned by value is copied by wide loads of fields just written
     /// narrow, which wait for the stores before the first pick.
     #[inline]
-    pub(super) fn number_steps(&self, screen: &Screen, numbering: &mut StepNumbering) {
-        let reach = screen.reach;
+    pub(super) fn number_steps(&self, numbering: &mut StepNumbering) {
         numbering.starts = [i16::MAX; 16];
         numbering.total = 0;
         // Kind by kind, so that no branch asks each tile its kind.
@@ -123,26 +121,18 @@ impl Position {
         }
         let f = us.forward();
         let them = us.opposite().index();
-        // North for White, south for Black: `South` follows `North` as
-        // Black follows White. Arithmetic, not a match on the colour,
-        // which compiles to more instructions in the numbering loop.
-        let ahead = &LINE_STEPS[Line::North as usize + us.index()];
-        let [west, east] = &PAWN_CAPTURES[us.index()];
+        let pawn_steps = &PAWN_STEPS[us.index()];
         for slot in self.tiles_of(us, Kind::Pawn) {
-            // Its steps up to the first tile, the last square beside a
-            // tile or the reach's edge, and the captures there are: pawns
-            // have few moves and many void squares, which would waste
-            // picks.
+            // Its steps up to the first tile or the last square beside a
+            // tile, and the captures there are: pawns have few moves and
+            // many void squares, which would waste picks. The last square
+            // beside a tile lies within the reach, unless the coordinate
+            // limit cuts it short; the pick tests the reach.
             let from = self.square_of(slot);
             let most = if self.has_moved(slot) { 1 } else { 3 };
-            let room = if f > 0 {
-                reach.max_y - from.y
-            } else {
-                from.y - reach.min_y
-            };
             let free = self.column_blocker_distance(from, f > 0) - 1;
             let touched = self.column_touch_distance(from, f > 0);
-            let forward = most.min(room as u32).min(free).min(touched);
+            let forward = most.min(free).min(touched);
             // The two squares diagonally ahead hold an enemy tile when
             // their cell's slot is of the enemy's sixteen: an empty cell's
             // `NO_SLOT` is of neither. No branch, as either is a coin toss.
@@ -150,10 +140,9 @@ impl Position {
                 let slot = self.cell_slot(from.offset(dx, f));
                 u32::from(usize::from(slot >> 4) == them)
             };
-            number(
-                slot,
-                &[(forward, ahead), (enemy(-1), west), (enemy(1), east)],
-            );
+            let captures = enemy(-1) | enemy(1) << 1;
+            let steps = &pawn_steps[forward as usize][captures as usize];
+            number(slot, &[(forward + captures.count_ones(), steps)]);
         }
         // Each line of a slider runs up to the first tile or the last
         // square beside a tile: past it, nothing is a candidate. Every
@@ -262,9 +251,10 @@ impl Position {
             let around = self.ring_besides(to, from);
             (around != 0).then_some((slot, from, to, Landing::Empty(Some(around))))
         };
-        // A jump may land past the reach; a slide only past the
-        // coordinate limit.
-        if !screen.reach.contains(to) {
+        // A jump may land past the reach, where it touches no tile (see
+        // `Reach::clipped`); a slide goes past it only at the coordinate
+        // limit, where the reach is asked.
+        if screen.reach.clipped && !screen.reach.contains(to) {
             return None;
         }
         if self.occupied(to) {
@@ -325,14 +315,38 @@ static JUMP_STEPS: [Steps; 2] = {
     t
 };
 
-/// A pawn's captures by its colour, west then east: lines of one step.
-/// Its steps ahead are the line north or south of [`LINE_STEPS`].
-static PAWN_CAPTURES: [[Steps; 2]; 2] = {
-    let mut t = [[[[0; 2]; 32]; 2]; 2];
-    t[0][0][0] = [-1, 1];
-    t[0][1][0] = [1, 1];
-    t[1][0][0] = [-1, -1];
-    t[1][1][0] = [1, -1];
+/// A pawn's steps by its colour, how many squares ahead it may step to
+/// (up to 3) and which of its captures there are (bit 0 west, bit 1
+/// east): the steps ahead, then the captures west and east, as one line
+/// written at once.
+static PAWN_STEPS: [[[Steps; 4]; 4]; 2] = {
+    let mut t = [[[[[0; 2]; 32]; 4]; 4]; 2];
+    let mut colour = 0;
+    while colour < 2 {
+        let f: i8 = if colour == 0 { 1 } else { -1 };
+        let mut ahead = 0;
+        while ahead < 4 {
+            let mut captures = 0;
+            while captures < 4 {
+                let steps = &mut t[colour][ahead][captures];
+                let mut n = 0;
+                while n < ahead {
+                    steps[n] = [0, f * (n as i8 + 1)];
+                    n += 1;
+                }
+                if captures & 1 != 0 {
+                    steps[n] = [-1, f];
+                    n += 1;
+                }
+                if captures & 2 != 0 {
+                    steps[n] = [1, f];
+                }
+                captures += 1;
+            }
+            ahead += 1;
+        }
+        colour += 1;
+    }
     t
 };
 
@@ -567,7 +581,7 @@ mod tests {
         ] {
             let pos: Position = text.parse().unwrap();
             let screen = pos.sampling_screen();
-            let numbering = pos.numbered_steps(&screen);
+            let numbering = pos.numbered_steps();
             let mut numbered: Vec<Move> = (0..numbering.len())
                 .filter_map(|i| pos.numbered_candidate(&numbering, &screen, i))
                 .collect();
@@ -663,7 +677,7 @@ mod tests {
                     cut_short += usize::from(past > 0);
                 }
             }
-            assert_eq!(pos.numbered_steps(&screen).len(), expected, "{pos}");
+            assert_eq!(pos.numbered_steps().len(), expected, "{pos}");
         }
         assert!(cut_short > 1000, "{cut_short}");
     }
@@ -673,7 +687,7 @@ mod tests {
     fn every_number_names_its_tile() {
         let mut sizes = 0;
         for pos in positions_along_games() {
-            let numbering = pos.numbered_steps(&pos.sampling_screen());
+            let numbering = pos.numbered_steps();
             let tiles = numbering.starts.iter().filter(|&&s| s != i16::MAX).count();
             for tile in 0..tiles {
                 let end = numbering.starts.get(tile + 1).copied().unwrap_or(i16::MAX);

@@ -169,8 +169,8 @@ impl Position {
     #[inline]
     fn move_tile(&mut self, slot: usize, square: Square) {
         let before = self.adjacent[slot];
-        self.lift(slot);
-        self.put(slot, self.kinds[slot], square);
+        self.vacate(self.square_of(slot));
+        self.occupy(slot, square);
         let after = self.neighbour_slots(square);
         for n in before ^ after {
             self.adjacent[n] ^= TileSet::one(slot);
@@ -190,10 +190,18 @@ impl Position {
     /// Puts a tile of `kind` in `slot` on the empty `square`.
     #[inline]
     pub(super) fn put(&mut self, slot: usize, kind: Kind, square: Square) {
-        self.euler += euler_gain(self.ring(square));
         self.present.insert(slot);
         self.kinds[slot] = kind;
         self.by_kind[kind.index()].insert(slot);
+        self.occupy(slot, square);
+    }
+
+    /// Stands the tile in `slot` on the empty `square` in the storage by
+    /// square: board, line words, Euler number. A move between squares
+    /// changes nothing else.
+    #[inline]
+    fn occupy(&mut self, slot: usize, square: Square) {
+        self.euler += euler_gain(self.ring(square));
         self.xs[slot] = square.x;
         self.ys[slot] = square.y;
         self.board[square.cell()] = slot as u8;
@@ -209,9 +217,14 @@ impl Position {
     /// Takes the tile in `slot` off the table.
     #[inline]
     pub(super) fn lift(&mut self, slot: usize) {
-        let square = self.square_of(slot);
         self.present.remove(slot);
         self.by_kind[self.kinds[slot].index()].remove(slot);
+        self.vacate(self.square_of(slot));
+    }
+
+    /// Empties `square` in the storage by square ([`Position::occupy`]).
+    #[inline]
+    fn vacate(&mut self, square: Square) {
         self.board[square.cell()] = NO_SLOT;
         let row = &mut self.rows[(square.y & 63) as usize];
         *row &= !(1 << (square.x & 63));
