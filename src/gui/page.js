@@ -15,13 +15,19 @@ let centredAt = -1;     // the move count the view was last centred for
 
 const $ = (id) => document.getElementById(id);
 
-function showError(text) {
-  const box = $("message");
+// Shows `text` (or clears it) in the message box `at`: each panel has its
+// own box beside its controls, so an error appears where the person
+// looked when they caused it, as lichess shows a form's error at the form.
+function showError(text, at = "message") {
+  const box = $(at);
   box.textContent = text;
   box.classList.toggle("hidden", !text);
+  if (text) box.scrollIntoView({ block: "nearest" });
 }
 
-async function api(path, body) {
+// Sends a request; a refusal is shown in the box `at` (see showError),
+// an accepted one clears it and draws the new view.
+async function api(path, body, at = "message") {
   const init = {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -31,15 +37,16 @@ async function api(path, body) {
     const res = await fetch(path, init);
     const text = await res.text();
     if (!res.ok) {
-      showError(text.trim());
+      showError(text.trim(), at);
       return null;
     }
-    showError("");
+    showError("", at);
+    if (at !== "message") showError("");
     const state = JSON.parse(text);
     render(state);
     return state;
   } catch (e) {
-    showError("the server cannot be reached: " + e);
+    showError("the server cannot be reached: " + e, at);
     return null;
   }
 }
@@ -394,11 +401,11 @@ $("new").addEventListener("click", () => {
   if (typeof playNewGame === "function") Object.assign(body, playNewGame());
   selected = null;
   zoom = 1;
-  api("/api/new", body);
+  api("/api/new", body, "game-message");
 });
 $("movetime").addEventListener("change", () => {
   const ms = Number($("movetime").value);
-  if (ms) api("/api/settings", { movetime: ms });
+  if (ms) api("/api/settings", { movetime: ms }, "game-message");
 });
 $("save").addEventListener("click", async () => {
   const res = await fetch("/api/record");
@@ -412,14 +419,14 @@ $("save").addEventListener("click", async () => {
 });
 $("load").addEventListener("click", () => {
   const text = $("record").value.trim();
-  if (text) api("/api/load", text);
+  if (text) api("/api/load", text, "game-message");
 });
 $("loadfile").addEventListener("change", async (ev) => {
   const file = ev.target.files[0];
   if (!file) return;
   const text = (await file.text()).trim();
   $("record").value = text;
-  api("/api/load", text);
+  api("/api/load", text, "game-message");
   ev.target.value = "";
 });
 window.addEventListener("resize", placeWorld);

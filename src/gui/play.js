@@ -99,7 +99,7 @@ $("tc").addEventListener("change", () => {
   $("tc-custom").classList.toggle("hidden", $("tc").value !== "custom");
 });
 $("level").addEventListener("change", () => {
-  api("/api/settings", { level: Number($("level").value) });
+  api("/api/settings", { level: Number($("level").value) }, "game-message");
 });
 
 // ---- export ----
@@ -110,12 +110,12 @@ async function exportGame() {
   try {
     const res = await fetch("/api/export");
     const text = (await res.text()).trim();
-    if (!res.ok) { showError(text); return; }
+    if (!res.ok) { showError(text, "game-message"); return; }
     exported = text;
     if ($("export-text").value !== text) $("export-text").value = text;
     $("export-box").classList.remove("hidden");
   } catch (e) {
-    showError("the server cannot be reached: " + e);
+    showError("the server cannot be reached: " + e, "game-message");
   }
 }
 
@@ -333,7 +333,7 @@ $("setup-world").addEventListener("click", (ev) => {
 });
 $("setup-use").addEventListener("click", async () => {
   if (!setup) return;
-  const state = await api("/api/setup", { position: setupPosition(), mode: $("setup-mode").value });
+  const state = await api("/api/setup", { position: setupPosition(), mode: $("setup-mode").value }, "setup-message");
   if (state) closeSetup();
 });
 window.addEventListener("resize", drawSetup);

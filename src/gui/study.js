@@ -244,14 +244,14 @@ function step(by) {
   if (d !== at) cursorTo(d >= n ? null : d);
 }
 
-$("hint-btn").addEventListener("click", () => api("/api/hint", {}));
+$("hint-btn").addEventListener("click", () => api("/api/hint", {}, "study-message"));
 $("analysis-on").addEventListener("change", (ev) => {
   analysisPaused = false;
-  api("/api/analysis", { on: ev.target.checked });
+  api("/api/analysis", { on: ev.target.checked }, "study-message");
 });
 $("review-btn").addEventListener("click", () => {
   const ms = Number($("review-ms").value) || 250;
-  api("/api/review", { movetime: ms });
+  api("/api/review", { movetime: ms }, "study-message");
 });
 $("cur-start").addEventListener("click", () => cursorTo(0));
 $("cur-prev").addEventListener("click", () => step(-1));

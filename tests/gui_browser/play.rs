@@ -492,7 +492,7 @@ fn an_illegal_setup_is_refused_with_the_parsers_reason() {
         browser.wait(
             "the refusal",
             &format!(
-                "return document.querySelector('#message').textContent === {};",
+                "return document.querySelector('#setup-message').textContent === {};",
                 json!(format!("error: {reason}"))
             ),
         );
@@ -517,4 +517,53 @@ fn an_illegal_setup_is_refused_with_the_parsers_reason() {
     browser.click("#setup-edit");
     let position = gui.state()["position"].as_str().unwrap().to_string();
     assert_eq!(browser.text("#setup-fen"), position);
+}
+
+/// Waits until the message `text` is shown where the person looks: in a
+/// message box inside the window, on top at its middle, and within 80 px
+/// of `control`, the control that caused it.
+fn assert_message_beside(browser: &Browser, text: &str, control: &str) {
+    browser.wait(
+        &format!("{text:?} in sight beside {control}"),
+        &format!(
+            "const box = [...document.querySelectorAll('.message')].find(e => e.textContent === {text});
+             if (!box) return false;
+             const r = box.getBoundingClientRect();
+             const c = document.querySelector({control}).getBoundingClientRect();
+             const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+             const seen = r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight
+               && hit !== null && (hit === box || box.contains(hit));
+             return seen && Math.max(r.top - c.bottom, c.top - r.bottom) < 80;",
+            text = json!(text),
+            control = json!(control)
+        ),
+    );
+}
+
+/// Issue 55: an error shows beside the control that caused it, in sight:
+/// a setup refused (Black's king taken out of the set) beside "Use this
+/// position", and "Load text" of text that is no record beside "Load
+/// text". The editor with its refusal is photographed.
+#[test]
+fn errors_show_beside_the_control_that_caused_them() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "7", "--movetime", "300"]);
+    let browser = open(&gui);
+    browser.resize(1280, 800);
+    browser.click("#setup-new");
+    browser.find("#setup-panel:not(.hidden)");
+    browser.type_into("#setup-piles input[data-pile='k']", "0");
+    let fen = browser.text("#setup-fen");
+    let reason = engine_refusal(&fen);
+    browser.click("#setup-use");
+    assert_message_beside(&browser, &format!("error: {reason}"), "#setup-use");
+    let shot = super::screenshot_dir().join("chex-gui-setup-refused-1280x800.png");
+    browser.screenshot(&shot);
+    eprintln!("screenshot: {}", shot.display());
+    browser.click("#setup-cancel");
+
+    browser.type_into("#record", "not json at all");
+    let why = gui.post("/api/load", "not json at all").body;
+    browser.click("#load");
+    assert_message_beside(&browser, why.trim(), "#load");
 }
