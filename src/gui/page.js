@@ -267,12 +267,24 @@ function drawStatus() {
   $("turn").innerHTML = over ? `<span>${who}</span>` :
     `<span class="dot ${side}"></span><span id="side">${side === "white" ? "White" : "Black"} to move${check}</span><span class="small">&nbsp;${who}</span>`;
   $("result").textContent = over ? `${view.result} — ${view.reason}` : "";
-  const canDraw = view.human_turn && view.legal.includes("@");
+  // Looking back (the table on an earlier decision) plays nothing, as on
+  // lichess: the person goes back to the game first.
+  const back = !!view.cursor;
+  const canDraw = view.human_turn && view.legal.includes("@") && !back;
   $("draw").disabled = !canDraw;
+  $("draw").title = back && view.human_turn ? "back to the game first (End)" : "";
   $("takeback").disabled = view.mode === "watch" || view.moves.length === 0;
   let hint = "";
   const drawn = $("drawn");
-  if (view.pending && view.human_turn) {
+  const backButton = `<button class="back-to-game">Back to the game</button>`;
+  const goesOn = view.clock ? "; your clock is running" : "";
+  if (back && view.human_turn && !over) {
+    drawn.classList.add("hidden");
+    const what = view.pending ? `to place the ${NAME[view.pending.toUpperCase()]} you drew` : "to play";
+    const html = `You are looking at an earlier position${goesOn}. ${backButton} ${what}.`;
+    // Unchanged, the button stays: the engine's live info redraws often.
+    if ($("hint").innerHTML !== html) $("hint").innerHTML = html;
+  } else if (view.pending && view.human_turn) {
     const up = view.pending.toUpperCase();
     const c = colourOf(view.pending) === "white" ? "w" : "b";
     drawn.innerHTML = `<div class="tile ${c}" data-piece="${view.pending}">${GLYPH[up]}</div><div>You drew a <b>${NAME[up]}</b>.<br>Click a green square to place it.</div>`;
@@ -284,7 +296,7 @@ function drawStatus() {
     else if (view.human_turn) hint = "Draw a tile, or click one of your tiles to move it.";
     else hint = "Waiting for the engine.";
   }
-  $("hint").textContent = hint;
+  if (!(back && view.human_turn && !over)) $("hint").textContent = hint;
   $("mode").value = view.mode;
   if (document.activeElement !== $("movetime")) $("movetime").value = view.movetime;
   $("gameinfo").textContent = `seed ${view.seed} · ${view.position}`;
@@ -389,6 +401,9 @@ $("world").addEventListener("click", (ev) => {
 });
 
 $("draw").addEventListener("click", () => play("@"));
+$("hint").addEventListener("click", (ev) => {
+  if (ev.target.closest(".back-to-game")) api("/api/cursor", { decision: null });
+});
 $("takeback").addEventListener("click", () => { selected = null; api("/api/takeback"); });
 $("resume").addEventListener("click", () => api("/api/resume"));
 $("zoom-in").addEventListener("click", () => zoomBy(1.25));

@@ -6,7 +6,7 @@
 //! its points and the arrow keys. Each saves screenshots at 1280×800 and
 //! 390×844 and checks that the page stays usable at both.
 
-use super::gui_common::{legal, Gui};
+use super::gui_common::{legal, moves, Gui};
 use super::{engine_says, ensure_browser, page_tiles, photograph_and_check, tiles_of, Browser};
 use serde_json::{json, Value};
 use std::process::{Command, Stdio};
@@ -550,4 +550,57 @@ fn a_review_of_a_match_record_marks_the_drops_and_the_cursor_steps() {
     ];
     photograph_and_check(&browser, "review", (1280, 800), &controls, "#board");
     photograph_and_check(&browser, "review", (390, 844), &controls, "#study-panel");
+}
+
+/// Issue 55: nothing is played while the table shows an earlier decision.
+/// Looking back, the Draw button is off and a click on it draws nothing;
+/// with a tile drawn and the table looking back, the prompt says to go
+/// back to the game (no square is highlighted there, as it would claim),
+/// and its button brings the game back with the squares to place on.
+#[test]
+fn nothing_is_played_while_looking_back() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
+    place_turns(&gui, 2);
+    let browser = Browser::start();
+    browser.go(&gui.url());
+    browser.wait(
+        "the page",
+        "return document.querySelectorAll('#world .tile').length === 2;",
+    );
+    browser.click("#cur-prev");
+    wait_state(&gui, 10, "the cursor", |s| !s["cursor"].is_null());
+    page_caught_up(&browser, &gui);
+    assert_eq!(
+        browser.read("return document.querySelector('#draw').disabled;"),
+        true
+    );
+    browser.click("#draw");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(moves(&gui.state()).len(), 2);
+
+    // Back to the game, a tile drawn, then a look back.
+    browser.click("#cur-end");
+    wait_state(&gui, 10, "the game", |s| s["cursor"].is_null());
+    page_caught_up(&browser, &gui);
+    browser.click("#draw");
+    let state = wait_state(&gui, 10, "the draw", |s| s["pending"].is_string());
+    press(&browser, LEFT);
+    wait_state(&gui, 10, "the cursor", |s| !s["cursor"].is_null());
+    page_caught_up(&browser, &gui);
+    assert!(browser.find_all("#world .sq.legal").is_empty());
+    let prompt = browser.text("#hint");
+    assert!(!prompt.contains("highlighted"), "{prompt}");
+    assert!(prompt.contains("Back to the game"), "{prompt}");
+    browser.click("#hint .back-to-game");
+    wait_state(&gui, 10, "the game", |s| s["cursor"].is_null());
+    browser.wait(
+        "the squares to place on",
+        &format!(
+            "return document.querySelectorAll('#world .sq.legal').length === {};",
+            legal(&state).len()
+        ),
+    );
+    assert!(browser.text("#hint").contains("highlighted"));
 }
