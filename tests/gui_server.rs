@@ -713,6 +713,15 @@ fn bad_time_controls_levels_and_setups_are_refused() {
         r#"{"position":"K0,0/k0,1 w -/- 0 1","mode":"purple"}"#,
         "malformed request",
     );
+    // A set-up game takes a new game's clock and level, checked alike.
+    setup(
+        r#"{"position":"K0,0/n1,1/k2,2 w -/- 0 1","mode":"two","clock":{"base_ms":5}}"#,
+        "base time 5 ms is out of range",
+    );
+    setup(
+        r#"{"position":"K0,0/n1,1/k2,2 w -/- 0 1","mode":"two","level":9}"#,
+        "level 9 is out of range",
+    );
     assert_eq!(gui.get("/api/export").status, 200);
 }
 

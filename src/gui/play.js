@@ -199,7 +199,10 @@ function openSetup(fromGame) {
   $("setup-mode").value = mode;
   drawPalette();
   drawSetup();
-  $("setup-panel").scrollIntoView({ block: "nearest" });
+  // On a phone the panel is under the table: show the table being set
+  // up, with the palette under it, rather than the panel alone.
+  const narrow = window.matchMedia("(max-width: 700px)").matches;
+  $(narrow ? "board" : "setup-panel").scrollIntoView({ block: narrow ? "start" : "nearest" });
 }
 
 function closeSetup() {
@@ -286,7 +289,16 @@ function drawSetup() {
 $("setup-new").addEventListener("click", () => openSetup(false));
 $("setup-edit").addEventListener("click", () => openSetup(true));
 $("setup-cancel").addEventListener("click", closeSetup);
-$("setup-clear").addEventListener("click", () => { setup.tiles.clear(); drawSetup(); });
+$("setup-clear").addEventListener("click", () => {
+  // Every tile goes back to its pile, as the eraser puts one back: the
+  // set stays whole (a pile never holds more than the set's count).
+  for (const t of setup.tiles.values()) {
+    if (setup.piles[t.piece] < SET[t.piece.toUpperCase()]) setup.piles[t.piece] += 1;
+  }
+  setup.tiles.clear();
+  setup.taken = {};
+  drawSetup();
+});
 $("setup-side").addEventListener("change", () => { setup.side = $("setup-side").value; drawSetup(); });
 $("palette").addEventListener("click", (ev) => {
   const b = ev.target.closest(".pal");
@@ -333,7 +345,10 @@ $("setup-world").addEventListener("click", (ev) => {
 });
 $("setup-use").addEventListener("click", async () => {
   if (!setup) return;
-  const state = await api("/api/setup", { position: setupPosition(), mode: $("setup-mode").value }, "setup-message");
+  // The time control and level chosen in the Game panel, as New game
+  // sends them.
+  const body = Object.assign({ position: setupPosition(), mode: $("setup-mode").value }, playNewGame());
+  const state = await api("/api/setup", body, "setup-message");
   if (state) closeSetup();
 });
 window.addEventListener("resize", drawSetup);

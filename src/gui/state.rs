@@ -330,16 +330,20 @@ impl GuiState {
     }
 
     /// Starts a new game from a set-up position, its piles dealt from
-    /// `seed` (`None`: the next seed) as a new game's are.
+    /// `seed` (`None`: the next seed) as a new game's are, on `clock`
+    /// (`None`: a fixed time per move). A refused position changes
+    /// nothing.
     pub fn new_game_from(
         &mut self,
         start: Position,
         mode: Mode,
         seed: Option<u64>,
+        clock: Option<Clock>,
     ) -> Result<(), Refused> {
         let seed = seed.unwrap_or(self.seed.wrapping_add(1));
         let deal = Deal::from_seed(&start, seed);
         let referee = Referee::new(start, deal).map_err(|e| e.to_string())?;
+        self.clock = clock;
         self.new_game(mode, None, Some(seed));
         self.referee = referee;
         Ok(())

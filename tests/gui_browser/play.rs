@@ -567,3 +567,50 @@ fn errors_show_beside_the_control_that_caused_them() {
     browser.click("#load");
     assert_message_beside(&browser, why.trim(), "#load");
 }
+/// Issue 55: "Clear the table" puts the tiles back in the set, as the
+/// eraser does, and a game from a set-up position runs on the time
+/// control chosen in the Game panel (3+2), not a fixed time per move.
+#[test]
+fn the_editor_clears_into_the_set_and_keeps_the_clock_chosen() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "7", "--movetime", "300"]);
+    let browser = open(&gui);
+    browser.click("#tc option[value='180+2']");
+    browser.click("#setup-new");
+    put(&browser, "K", "0,0");
+    put(&browser, "q", "1,1");
+    browser.click("#setup-clear");
+    let full = "- w KQRRBBNNPPPPPPPP/kqrrbbnnpppppppp 0 1";
+    browser.wait(
+        "the cleared position",
+        &format!("return document.querySelector('#setup-fen').textContent === '{full}';"),
+    );
+    put(&browser, "K", "0,0");
+    put(&browser, "n", "1,1");
+    put(&browser, "k", "2,2");
+    browser.click("#setup-mode option[value='two']");
+    browser.click("#setup-use");
+    browser.find("#setup-panel.hidden");
+    let state = gui.state();
+    assert_eq!(state["clock"]["base_ms"], 180_000, "{state}");
+    assert_eq!(state["clock"]["inc_ms"], 2_000, "{state}");
+    browser.wait(
+        "the clock in the game's line",
+        "return document.querySelector('#gameinfo').textContent.includes('clock 180 s + 2 s');",
+    );
+
+    // On a phone, opening the editor keeps its table in sight, with the
+    // palette under it.
+    browser.resize(390, 844);
+    browser.click("#setup-new");
+    browser.find("#setup-panel:not(.hidden)");
+    std::thread::sleep(Duration::from_millis(300));
+    let sight = browser.read(
+        "const b = document.querySelector('#board').getBoundingClientRect();
+         const p = document.querySelector('#palette').getBoundingClientRect();
+         return { board: b.top, boardBottom: b.bottom, palette: p.top, inner: window.innerHeight };",
+    );
+    let at = |k: &str| sight[k].as_f64().unwrap();
+    assert!(at("board") >= -1.0 && at("board") < 100.0, "{sight}");
+    assert!(at("palette") < at("inner"), "{sight}");
+}
