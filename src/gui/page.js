@@ -261,12 +261,13 @@ function drawEngine() {
 
 function drawStatus() {
   const side = view.side;
-  const over = view.result !== "*";
+  const over = view.result !== "*" || view.aborted;
   const who = { white: "You play White", black: "You play Black", watch: "Watching engine against engine", two: "Two people" }[view.mode];
   const check = view.in_check && !over ? " — <b style=\"color:#ff8a8a\">check!</b>" : "";
   $("turn").innerHTML = over ? `<span>${who}</span>` :
     `<span class="dot ${side}"></span><span id="side">${side === "white" ? "White" : "Black"} to move${check}</span><span class="small">&nbsp;${who}</span>`;
-  $("result").textContent = over ? `${view.result} — ${view.reason}` : "";
+  $("result").textContent = view.aborted ? `Aborted — ${view.reason}`
+    : over ? `${view.result} — ${view.reason}` : "";
   // Looking back (the table on an earlier decision) plays nothing, as on
   // lichess: the person goes back to the game first.
   const back = !!view.cursor;
@@ -316,7 +317,9 @@ function clockText(ms) {
 function drawClocks() {
   if (!view || !view.clocks_ms) return;
   if (typeof drawPlayClocks === "function" && drawPlayClocks()) return;
-  const running = view.result === "*";
+  // The server says when the side to move's time runs: not on a side's
+  // first turn (lichess's rule), nor once the game is over.
+  const running = view.clock_runs;
   ["white", "black"].forEach((side, i) => {
     let ms = view.clocks_ms[i];
     const mine = running && view.side === side;

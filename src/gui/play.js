@@ -34,10 +34,17 @@ function playNewGame() {
   return body;
 }
 
-// A clock's time left, whole seconds rounded up: 0:00 only once the
-// time is really out, when the flag falls.
+// Under this much time left a clock shows tenths and turns red, as
+// lichess's do.
+const LOW_MS = 10000;
+
+// A clock's time left, rounded up (whole seconds, tenths under 10 s):
+// 0:00.0 only once the time is really out, when the flag falls.
 function leftText(ms) {
-  return clockText(Math.ceil(Math.max(0, ms) / 1000) * 1000);
+  ms = Math.max(0, ms);
+  if (ms >= LOW_MS) return clockText(Math.ceil(ms / 1000) * 1000);
+  const tenths = Math.ceil(ms / 100);
+  return `0:0${Math.floor(tenths / 10)}.${tenths % 10}`;
 }
 
 function tcText(clock) {
@@ -53,7 +60,7 @@ function drawPlayClocks() {
   if (!view.clock) {
     clocks.classList.remove("countdown");
     clocks.title = "time spent on the game's answers";
-    ["white", "black"].forEach((side) => $(`clock-${side}`).classList.remove("flagged"));
+    ["white", "black"].forEach((side) => $(`clock-${side}`).classList.remove("flagged", "low"));
     return false;
   }
   const c = view.clock;
@@ -68,6 +75,7 @@ function drawPlayClocks() {
     el.dataset.ms = String(Math.max(0, Math.round(ms)));
     el.classList.toggle("running", running);
     el.classList.toggle("flagged", c.flagged === side);
+    el.classList.toggle("low", ms < LOW_MS);
   });
   return true;
 }

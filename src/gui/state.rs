@@ -172,6 +172,12 @@ pub struct View {
     /// The clocks of a game with a base and an increment; `None` when
     /// the engine has a fixed time per move (`movetime`).
     pub clock: Option<ClockView>,
+    /// True while the side to move's time runs: not on a side's first
+    /// turn, which is untimed, nor once the game is over.
+    pub clock_runs: bool,
+    /// True when the game was aborted: a side made no first move in time
+    /// (`reason` says which). `result` stays `*`.
+    pub aborted: bool,
     /// The engine's level, its `Skill` (1 to 6).
     pub level: u8,
     /// Hint, analysis, review and cursor (`hint`, `analysis`, `review`,
@@ -220,6 +226,9 @@ pub struct GuiState {
     pub level: u8,
     /// Hint, analysis, review and the cursor.
     pub study: super::study::Study,
+    /// The side that made no first move in time, once the game was
+    /// aborted for it.
+    aborted: Option<Colour>,
 }
 
 /// The letter of a kind in `colour`'s case.
@@ -257,6 +266,7 @@ impl GuiState {
             clock: None,
             level: FULL_STRENGTH,
             study: Default::default(),
+            aborted: None,
         }
     }
 
@@ -282,6 +292,9 @@ impl GuiState {
         if let Some(loser) = self.flagged() {
             return Err(format!("the game is over ({})", clock::lost_on_time(loser)));
         }
+        if let Some(side) = self.aborted {
+            return Err(format!("the game was aborted ({})", no_first_move(side)));
+        }
         if self.time_is_up() {
             let us = self.referee.position().side_to_move();
             return Err(format!("{us}'s time is up"));
@@ -303,15 +316,23 @@ impl GuiState {
     /// completed a move (a draw does not), who played the move.
     pub fn played(&mut self, engine: bool) {
         let now = Instant::now();
-        let ms = now.duration_since(self.turn_start).as_millis() as u64;
+        // A drawn tile waiting to be placed: the draw was half a turn,
+        // unless it ended the game.
+        let drew = self.referee.pending().is_some();
+        let us = self.referee.position().side_to_move();
+        let mover = if drew { us } else { us.opposite() };
+        // The mover's first turn is untimed: it costs nothing and earns no
+        // increment, and its answers are recorded as taking no time.
+        let turns = self.turns_of(mover);
+        let untimed = if drew { turns == 0 } else { turns <= 1 };
+        let ms = if untimed {
+            0
+        } else {
+            now.duration_since(self.turn_start).as_millis() as u64
+        };
         self.turn_start = now;
         self.turn_answers_ms.push(ms);
-        if let Some(clock) = &mut self.clock {
-            // A drawn tile waiting to be placed: the draw was half a turn,
-            // unless it ended the game.
-            let drew = self.referee.pending().is_some();
-            let us = self.referee.position().side_to_move();
-            let mover = if drew { us } else { us.opposite() };
+        if let Some(clock) = self.clock.as_mut().filter(|_| !untimed) {
             clock.answered(mover, ms, !drew || self.referee.ending().is_some());
         }
         let played = self.referee.game().moves().len();
@@ -366,6 +387,7 @@ impl GuiState {
     fn replaced(&mut self) {
         self.generation += 1;
         self.paused = false;
+        self.aborted = None;
         self.engine.last_move = None;
         self.engine.info = None;
         let played = self.referee.game().moves().len();
@@ -388,6 +410,12 @@ impl GuiState {
             return Err(format!(
                 "{}: the clocks cannot go back; start a new game",
                 clock::lost_on_time(loser)
+            ));
+        }
+        if let Some(side) = self.aborted {
+            return Err(format!(
+                "the game was aborted ({}); start a new game",
+                no_first_move(side)
             ));
         }
         let mut r = self.referee.clone();
@@ -491,7 +519,6 @@ impl GuiState {
     pub fn view(&self) -> View {
         let pos = self.referee.position();
         let us = pos.side_to_move();
-        let ending = self.referee.ending();
         let human_turn = !self.is_over() && !self.time_is_up() && !self.mode.engine_plays(us);
         let tiles = pos
             .tiles()
@@ -560,7 +587,7 @@ impl GuiState {
             reason: record.reason,
             engine: self.engine.clone(),
             clocks_ms: self.clocks_ms(),
-            thinking_ms: if ending.is_none() && self.flagged().is_none() {
+            thinking_ms: if self.clock_runs() {
                 self.running_ms()
             } else {
                 0
@@ -568,29 +595,62 @@ impl GuiState {
             clock: self
                 .clock
                 .as_ref()
-                .map(|c| c.view((!self.is_over()).then_some(us))),
+                .map(|c| c.view(self.clock_runs().then_some(us))),
+            clock_runs: self.clock_runs(),
+            aborted: self.aborted.is_some(),
             level: self.level,
             study: super::study::StudyView::of(self),
         }
     }
 
-    /// True once the game has ended, on the table or on time.
+    /// True once the game has ended, on the table or on time, or was
+    /// aborted.
     pub fn is_over(&self) -> bool {
-        self.referee.ending().is_some() || self.flagged().is_some()
+        self.referee.ending().is_some() || self.flagged().is_some() || self.aborted.is_some()
     }
 
-    /// The record of the game so far, a flag included.
+    /// The record of the game so far, a flag or an abort included. An
+    /// aborted game stays unfinished (`*`), its `ending` `aborted`.
     fn game_record(&self, white: Side, black: Side) -> GameRecord {
         let mut record = GameRecord::from_referee(&self.referee, white, black);
         if let Some(loser) = self.flagged() {
             record.forfeit_for(loser, "time", clock::lost_on_time(loser));
         }
+        if let Some(side) = self.aborted {
+            record.ending = "aborted".into();
+            record.reason = no_first_move(side);
+        }
         record
     }
 
-    /// How long the answer now running has taken, in ms.
+    /// How many turns `colour` has completed in this game.
+    fn turns_of(&self, colour: Colour) -> usize {
+        let moves = self.referee.game().moves().len();
+        if colour == self.referee.start().side_to_move() {
+            moves.div_ceil(2)
+        } else {
+            moves / 2
+        }
+    }
+
+    /// True when the side to move's turn is timed: it has moved before.
+    fn timed(&self) -> bool {
+        self.turns_of(self.referee.position().side_to_move()) > 0
+    }
+
+    /// True while the side to move's time runs.
+    fn clock_runs(&self) -> bool {
+        !self.is_over() && self.timed()
+    }
+
+    /// How long the answer now running has taken, in ms, as its clock
+    /// counts it: nothing on a side's first turn, which is untimed.
     pub fn running_ms(&self) -> u64 {
-        self.turn_start.elapsed().as_millis() as u64
+        if self.timed() {
+            self.turn_start.elapsed().as_millis() as u64
+        } else {
+            0
+        }
     }
 
     /// The side that lost on time, if one did.
@@ -602,7 +662,7 @@ impl GuiState {
     /// flagged for it.
     pub fn time_is_up(&self) -> bool {
         match &self.clock {
-            Some(c) if !self.is_over() => {
+            Some(c) if !self.is_over() && self.timed() => {
                 c.is_out(self.referee.position().side_to_move(), self.running_ms())
             }
             _ => false,
@@ -610,12 +670,36 @@ impl GuiState {
     }
 
     /// The instant the side to move's clock reaches zero, while a clock
-    /// runs.
+    /// runs, or a person's first move falls due.
     pub fn flag_instant(&self) -> Option<Instant> {
         let clock = self.clock.as_ref().filter(|_| !self.is_over())?;
         let us = self.referee.position().side_to_move();
-        let left = std::time::Duration::from_millis(clock.left_ms(us));
-        Some(self.turn_start + left)
+        let ms = if self.timed() {
+            clock.left_ms(us)
+        } else {
+            clock.first_move_ms()
+        };
+        Some(self.turn_start + std::time::Duration::from_millis(ms))
+    }
+
+    /// True when the side to move in a clock game, a person or the
+    /// engine, has had its first turn for longer than the clock allows
+    /// it: lichess aborts such a game.
+    pub fn first_move_overdue(&self) -> bool {
+        match &self.clock {
+            Some(c) if !self.is_over() && !self.timed() => {
+                self.turn_start.elapsed().as_millis() as u64 >= c.first_move_ms()
+            }
+            _ => false,
+        }
+    }
+
+    /// Aborts the game: the side to move made no first move in time. A
+    /// search running for it is stopped, and its answer dropped.
+    pub fn abort_now(&mut self) {
+        self.aborted = Some(self.referee.position().side_to_move());
+        self.generation += 1;
+        self.touch();
     }
 
     /// Ends the game on the side to move's time. A search running for
@@ -633,6 +717,11 @@ impl GuiState {
     fn restart_clock(&mut self) {
         self.clock = self.clock.as_ref().map(Clock::restarted);
     }
+}
+
+/// Why a game was aborted, in words.
+fn no_first_move(side: Colour) -> String {
+    format!("{side} made no first move")
 }
 
 /// The game dealt from `seed` on the start position.

@@ -107,15 +107,15 @@ fn engine_refusal(position: &str) -> String {
 }
 
 /// A clock game lost on time: a custom clock of 3 s, the person plays
-/// White and does not move. The page counts White's clock down with no
-/// new view, the server flags it with no request, and the page shows
-/// 0-1, the reason and 0:00; a move is then refused with the reason.
+/// White. Neither clock runs on its side's first turn (lichess's rule);
+/// after the engine's first answer White's clock runs and the person does
+/// not move. The page counts it down with no new view, in tenths and red
+/// under 10 s, the server flags it with no request, and the page shows
+/// 0-1, the reason and 0:00.0; a move is then refused with the reason.
 #[test]
 fn a_clock_game_ends_on_the_flag() {
     ensure_browser();
     let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
-    // The engine started first, so that nothing changes the view while
-    // the person's clock runs.
     gui.wait_for(20, "the engine", |s| s["engine"]["status"] == "ready");
     let browser = open(&gui);
     browser.click("#mode option[value=white]");
@@ -124,40 +124,58 @@ fn a_clock_game_ends_on_the_flag() {
     browser.type_into("#tc-base", "3");
     browser.type_into("#tc-inc", "0");
     browser.click("#new");
-    let started = Instant::now();
     let state = gui.wait_for(10, "the clock game", |s| s["clock"]["base_ms"] == 3000);
     assert_eq!(state["clock"]["inc_ms"], 0);
-    assert_eq!(state["clock"]["running"], "white");
+    assert!(state["clock"]["running"].is_null(), "{state}");
     assert_eq!(state["mode"], "white");
+
+    // The first turns, White's by clicks and Black's the engine's, cost
+    // no time.
+    browser.wait(
+        "the draw offered",
+        "return !document.querySelector('#draw').disabled;",
+    );
+    browser.click("#draw");
+    browser.click("#world .sq.legal[data-sq='0,0']");
+    let state = gui.wait_for(30, "the engine's reply", |s| {
+        moves(s).len() == 2 && s["human_turn"] == true
+    });
+    let started = Instant::now();
+    assert_eq!(state["clock"]["left_ms"], json!([3000, 3000]), "{state}");
+    assert_eq!(state["clock"]["running"], "white");
     let version = state["version"].as_u64().unwrap();
 
-    // The page counts down between views: no view comes while White
-    // thinks, yet its clock goes from 0:03 down.
+    // The page counts down between views, in tenths, red: no view comes
+    // while White thinks.
     browser.wait(
         "White's clock running",
         "return document.querySelector('#clock-white').classList.contains('running');",
     );
     browser.wait(
-        "the countdown",
-        "return document.querySelector('#clock-white').textContent === '0:02';",
+        "the countdown in tenths",
+        "const t = document.querySelector('#clock-white').textContent;
+         return /^0:0[12]\\.\\d$/.test(t);",
     );
-    assert_eq!(browser.text("#clock-black"), "0:03");
+    assert_eq!(
+        browser.read("return document.querySelector('#clock-white').classList.contains('low');"),
+        true
+    );
+    assert_eq!(browser.text("#clock-black"), "0:03.0");
     assert!(
         started.elapsed() < Duration::from_millis(2900),
         "the flag is not yet due"
     );
     assert_eq!(gui.state()["version"].as_u64().unwrap(), version);
 
-    // The flag: nothing was sent since the new game.
+    // The flag: nothing was sent since the engine's answer.
     browser.wait(
         "the flag on the page",
         "return document.querySelector('#result').textContent.startsWith('0-1');",
     );
     let waited = started.elapsed();
-    assert!(waited >= Duration::from_millis(2900), "{waited:?}");
+    assert!(waited >= Duration::from_millis(2800), "{waited:?}");
     assert_eq!(browser.text("#result"), "0-1 — White lost on time");
-    assert_eq!(browser.text("#clock-white"), "0:00");
-    assert_eq!(browser.text("#clock-black"), "0:03");
+    assert_eq!(browser.text("#clock-white"), "0:00.0");
     assert_eq!(
         browser
             .read("return document.querySelector('#clock-white').classList.contains('flagged');"),
@@ -166,7 +184,7 @@ fn a_clock_game_ends_on_the_flag() {
     let state = gui.state();
     assert_eq!(state["result"], "0-1");
     assert_eq!(state["reason"], "White lost on time");
-    assert_eq!(state["clock"]["left_ms"], json!([0, 3000]));
+    assert_eq!(state["clock"]["left_ms"][0], 0);
     assert!(legal(&state).is_empty());
 
     // A move after the flag: the Draw button is off and does nothing, the
@@ -185,7 +203,7 @@ fn a_clock_game_ends_on_the_flag() {
         "return document.querySelector('#message').textContent \
          === 'error: the game is over (White lost on time)';",
     );
-    assert!(moves(&gui.state()).is_empty());
+    assert_eq!(moves(&gui.state()).len(), 2);
     let record = gui.get("/api/record").json();
     assert_eq!(record["tc"], "tc 3+0");
     assert_eq!(record["result"], "0-1");
@@ -256,7 +274,10 @@ fn the_engine_is_given_the_clocks() {
             .iter()
             .map(|a| a.as_u64().unwrap())
             .sum();
-        assert_eq!(left(side), 303_000 - spent, "{record} {state}");
+        // Each side's first turn is untimed (lichess's rule): it costs
+        // nothing and earns no increment.
+        assert_eq!(spent, 0, "{record}");
+        assert_eq!(left(side), 300_000, "{record} {state}");
     }
     // The page shows the engine's clock as the server keeps it, and
     // White's running.
@@ -613,4 +634,48 @@ fn the_editor_clears_into_the_set_and_keeps_the_clock_chosen() {
     let at = |k: &str| sight[k].as_f64().unwrap();
     assert!(at("board") >= -1.0 && at("board") < 100.0, "{sight}");
     assert!(at("palette") < at("inner"), "{sight}");
+}
+/// Issue 55, clocks as lichess runs them: on a fresh page with a fixed
+/// time per move no clock runs; in a clock game neither side's clock
+/// runs before its first move, and a game where White makes no first
+/// move (in 30 s, or the base time when shorter) is aborted, not lost on
+/// time.
+#[test]
+fn no_clock_runs_before_a_first_move_and_a_game_without_one_is_aborted() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
+    gui.wait_for(20, "the engine", |s| s["engine"]["status"] == "ready");
+    let browser = open(&gui);
+    std::thread::sleep(Duration::from_millis(1500));
+    for side in ["white", "black"] {
+        assert_eq!(browser.text(&format!("#clock-{side}")), "0:00");
+    }
+    assert!(browser.find_all("#clocks b.running").is_empty());
+
+    browser.click("#mode option[value=white]");
+    browser.click("#tc option[value=custom]");
+    browser.type_into("#tc-base", "3");
+    browser.type_into("#tc-inc", "0");
+    browser.click("#new");
+    let started = Instant::now();
+    gui.wait_for(10, "the clock game", |s| s["clock"]["base_ms"] == 3000);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(browser.text("#clock-white"), "0:03.0");
+    assert!(browser.find_all("#clocks b.running").is_empty());
+    browser.wait(
+        "the abort on the page",
+        "return document.querySelector('#result').textContent.startsWith('Aborted');",
+    );
+    assert!(started.elapsed() >= Duration::from_millis(2900));
+    let state = gui.state();
+    assert_eq!(state["result"], "*", "{state}");
+    assert_eq!(state["aborted"], true, "{state}");
+    assert_eq!(state["clock"]["left_ms"], json!([3000, 3000]));
+    assert!(state["clock"]["flagged"].is_null());
+    assert!(legal(&state).is_empty());
+    assert_eq!(browser.text("#clock-white"), "0:03.0");
+    assert_eq!(
+        browser.read("return document.querySelector('#draw').disabled;"),
+        true
+    );
 }
