@@ -119,7 +119,10 @@ fn bad_requests_are_refused_and_change_nothing() {
     let record = gui.get("/api/record").body;
     refused(&gui, "/api/load", b"not json", "not a game record");
     refused(&gui, "/api/load", br#"{"start":1}"#, "not a game record");
-    let bad_deal = record.replace("\"deal\":\"", "\"deal\":\"X");
+    // A game saved while it is played has no deal (issue 55): its seed
+    // deals it again.
+    assert!(!record.contains("\"deal\""), "{record}");
+    let bad_deal = record.replacen('{', r#"{"deal":"X","#, 1);
     refused(&gui, "/api/load", bad_deal.as_bytes(), "bad game record");
     let first = moves(&gui.state())[0].clone();
     let bad_move = record.replacen(&first, "K@7,7", 1);
@@ -823,6 +826,8 @@ fn clocks_run_down_earn_increments_and_flag_without_a_request() {
     let record = gui.get("/api/record").json();
     assert_eq!(record["result"], "*");
     assert_eq!(record["ending"], "aborted");
+    // Once the game is over the record has its deal.
+    assert!(record["deal"].is_string(), "{record}");
 
     // Both sides' first turns played, White's clock runs: nobody asks,
     // White loses on time.

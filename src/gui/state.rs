@@ -464,7 +464,11 @@ impl GuiState {
         Ok(())
     }
 
-    /// The game as a match record, one JSON line.
+    /// The game as a match record, one JSON line. While the game is
+    /// played the record leaves out the deal, the order of the tiles to
+    /// come, which no player may see; loading it deals from its seed
+    /// again. A deal that is not its seed's (a loaded record's) is kept,
+    /// or the game could not be loaded back.
     pub fn record(&self) -> String {
         let side = |colour: Colour| {
             if self.mode.engine_plays(colour) {
@@ -490,6 +494,10 @@ impl GuiState {
             None => format!("movetime {}", self.movetime),
         };
         record.seed = Some(self.seed);
+        let seeded = Deal::from_seed(self.referee.start(), self.seed) == *self.referee.deal();
+        if !self.is_over() && seeded {
+            record.deal.clear();
+        }
         let mut answers = self.answers_ms.clone();
         if self.referee.pending().is_some() && answers.len() < record.moves.len() {
             answers.push(self.turn_answers_ms.clone());

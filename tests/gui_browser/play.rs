@@ -679,3 +679,46 @@ fn no_clock_runs_before_a_first_move_and_a_game_without_one_is_aborted() {
         true
     );
 }
+
+/// Issue 55: "Save game" while the game is played writes no deal (the
+/// order of the tiles to come), and the saved game loads back to the same
+/// position; once the game is over (here aborted) the record has it.
+#[test]
+fn a_game_saved_while_played_hides_the_deal() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
+    for _ in 0..2 {
+        let state = gui.ok("/api/move", r#"{"token":"@"}"#);
+        let placement = legal(&state)[0].clone();
+        gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
+    }
+    let before = game_of(&gui.state());
+    let browser = open(&gui);
+    browser.click("#save");
+    browser.wait(
+        "the saved record",
+        "return document.querySelector('#record').value.includes('\"moves\"');",
+    );
+    let saved = browser.read("return document.querySelector('#record').value;");
+    let saved = saved.as_str().unwrap().to_string();
+    assert!(!saved.contains("\"deal\""), "{saved}");
+    gui.ok("/api/new", r#"{"mode":"two","seed":1}"#);
+    browser.click("#load");
+    browser.wait(
+        "the loaded game",
+        "return document.querySelectorAll('#world .tile').length === 2;",
+    );
+    assert_eq!(game_of(&gui.state()), before);
+
+    gui.ok(
+        "/api/new",
+        r#"{"mode":"two","seed":3,"clock":{"base_ms":1000,"inc_ms":0}}"#,
+    );
+    gui.wait_for(10, "the abort", |s| s["aborted"] == true);
+    browser.click("#save");
+    browser.wait(
+        "the record of the aborted game",
+        "return document.querySelector('#record').value.includes('\"deal\"');",
+    );
+}
