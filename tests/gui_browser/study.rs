@@ -604,3 +604,163 @@ fn nothing_is_played_while_looking_back() {
     );
     assert!(browser.text("#hint").contains("highlighted"));
 }
+
+/// Draws the page's view as it is with `overrides` put over it (fields of
+/// the view: a hint, an analysis, a review), as if the server had sent
+/// it; later views from the server are ignored until `resume`.
+fn show_with(browser: &Browser, overrides: &Value) {
+    browser.read(&format!(
+        "render(Object.assign({{}}, view, {overrides}, {{ version: 1e9 }})); return true;"
+    ));
+}
+
+/// Lets the page take the server's views again.
+fn resume(browser: &Browser) {
+    browser.read("view.version = -1; return true;");
+}
+
+/// The labels over the table: (square, text, box).
+fn mark_labels(browser: &Browser) -> Vec<Value> {
+    browser
+        .read(
+            "return [...document.querySelectorAll('#study-marks text')].map(t => {
+               const r = t.getBoundingClientRect();
+               return { sq: t.dataset.sq, text: t.textContent, l: r.left, r: r.right, t: r.top, b: r.bottom };
+             });",
+        )
+        .as_array()
+        .expect("a list")
+        .clone()
+}
+
+/// Issue 55: marks that hid each other, and numbers that disagreed. A
+/// hint to draw whose rook and pawn go on one square shows both letters;
+/// with the analysis on, the old hint's marks go, the draw's rank is on
+/// the table with its kinds, and no label covers another. The review
+/// says "draw a tile", not "@", and names a decision as the move list
+/// does, as the graph's tooltip and the cursor do; the tooltip gives the
+/// value before the move and after it.
+#[test]
+fn marks_do_not_hide_each_other_and_numbers_agree() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
+    place_turns(&gui, 3);
+    let state = gui.state();
+    let tokens = moves(&state);
+    let browser = Browser::start();
+    browser.resize(1280, 800);
+    browser.go(&gui.url());
+    browser.wait(
+        "the page",
+        "return document.querySelectorAll('#world .tile').length === 3;",
+    );
+    let kind = |k: &str, sq: [i32; 2]| {
+        json!({"kind": k, "count": 2, "chance": 0.25, "best": format!("{k}@{},{}", sq[0], sq[1]),
+               "to": sq, "value": 0.5, "searched": true})
+    };
+    let side = state["side"].as_str().unwrap();
+    let (r, p, b, n) = if side == "white" {
+        ("R", "P", "B", "N")
+    } else {
+        ("r", "p", "b", "n")
+    };
+    let hint = json!({"side": side, "status": "done", "message": "", "best": "@",
+        "squares": [null, null], "value": 0.5,
+        "kinds": [kind(r, [0, 1]), kind(p, [0, 1]), kind(b, [1, -2]), kind(n, [1, -2])]});
+    show_with(&browser, &json!({ "hint": hint }));
+    let labels = mark_labels(&browser);
+    for (sq, a, b) in [("0,1", "R", "P"), ("1,-2", "B", "N")] {
+        let text = labels
+            .iter()
+            .find(|l| l["sq"] == sq)
+            .unwrap_or_else(|| panic!("no label on {sq}: {labels:?}"))["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(text.contains(a) && text.contains(b), "{sq}: {text:?}");
+    }
+
+    let line = |rank: u32, token: &str, squares: Value| {
+        json!({"rank": rank, "token": token, "squares": squares, "value": 0.5, "wdl": null,
+               "score": null, "nodes": 100, "pv": ""})
+    };
+    let analysis = json!({"on": true, "position": "position startpos", "side": side,
+        "over": false, "white": 0.5, "white_wdl": null, "message": "",
+        "lines": [line(1, "@", json!([null, null])), line(2, "0,0-0,1", json!([[0, 0], [0, 1]])),
+                  line(3, "0,0-1,-2", json!([[0, 0], [1, -2]]))],
+        "kinds": [kind(r, [0, 1]), kind(b, [1, -2])]});
+    show_with(&browser, &json!({ "hint": hint, "analysis": analysis }));
+    let marks = page_marks(&browser);
+    assert!(
+        !marks.iter().any(|m| m["source"] == "hint"),
+        "the old hint is still drawn: {marks:?}"
+    );
+    assert!(
+        marks
+            .iter()
+            .any(|m| m["source"] == "analysis" && m["rank"] == "1"),
+        "the draw has no rank on the table: {marks:?}"
+    );
+    let labels = mark_labels(&browser);
+    assert!(
+        labels
+            .iter()
+            .any(|l| l["text"].as_str().unwrap().contains("1:")),
+        "{labels:?}"
+    );
+    let num = |l: &Value, k: &str| l[k].as_f64().unwrap();
+    for (i, one) in labels.iter().enumerate() {
+        for other in &labels[i + 1..] {
+            let apart = num(one, "r") <= num(other, "l")
+                || num(other, "r") <= num(one, "l")
+                || num(one, "b") <= num(other, "t")
+                || num(other, "b") <= num(one, "t");
+            assert!(apart, "{one} covers {other}");
+        }
+    }
+    let shot = super::screenshot_dir().join("chex-gui-marks-1280x800.png");
+    browser.screenshot(&shot);
+    eprintln!("screenshot: {}", shot.display());
+
+    // The review of the game, the cursor before its fourth decision
+    // (Black's placement, the second move of the list's first row).
+    resume(&browser);
+    gui.ok("/api/cursor", r#"{"decision":3}"#);
+    page_caught_up(&browser, &gui);
+    let mut decisions = Vec::new();
+    for (ply, token) in tokens.iter().enumerate() {
+        for played in ["@", token.as_str()] {
+            let index = decisions.len();
+            let white = if ply % 2 == 0 { "white" } else { "black" };
+            decisions.push(
+                json!({"index": index, "ply": ply, "side": white, "played": played,
+                "best": "@", "before": {"expected": 0.6}, "after": {"expected": 0.4},
+                "drop": 0.2, "mark": "mistake", "white": 0.5, "searched": true,
+                "played_squares": [null, null], "best_squares": [null, null]}),
+            );
+        }
+    }
+    let review = json!({"status": "done", "done": decisions.len(), "message": "",
+        "decisions": decisions, "moves": []});
+    show_with(&browser, &json!({ "review": review }));
+    let label = format!("1. … {}", tokens[1]);
+    let detail = browser.text("#review-detail");
+    assert!(detail.contains("better draw a tile"), "{detail}");
+    assert!(detail.contains(&label), "{detail}");
+    let cursor = browser.text("#cursor-text");
+    assert!(cursor.contains(&label), "{cursor}");
+    assert!(cursor.contains("decision 4 of 6"), "{cursor}");
+    let row = browser.read("return document.querySelector('#moves li').textContent;");
+    assert!(row.as_str().unwrap().contains(&tokens[1]), "{row}");
+    let tip = browser.read(
+        "return document.querySelector('#graph circle[data-decision=\"3\"] title').textContent;",
+    );
+    let tip = tip.as_str().unwrap();
+    assert!(tip.starts_with(&label), "{tip}");
+    // Black's action was worth 40% to Black: White 60% after it.
+    assert!(
+        tip.contains("50.0% before") && tip.contains("60.0% after"),
+        "{tip}"
+    );
+}
