@@ -257,6 +257,12 @@ function drawEngine() {
   $("engine-message").textContent = e.message;
   $("engine-message").classList.toggle("hidden", !e.message);
   $("resume").classList.toggle("hidden", e.status !== "paused");
+  // Below full strength the engine sometimes plays another move than its
+  // search's line on purpose: say so, or the pv seems to contradict it.
+  const weak = view.level < 6;
+  $("level-note").textContent = weak
+    ? `At level ${view.level} the engine sometimes plays a weaker move than its line (pv), on purpose.` : "";
+  $("level-note").classList.toggle("hidden", !weak);
 }
 
 function drawStatus() {
@@ -274,7 +280,9 @@ function drawStatus() {
   const canDraw = view.human_turn && view.legal.includes("@") && !back;
   $("draw").disabled = !canDraw;
   $("draw").title = back && view.human_turn ? "back to the game first (End)" : "";
-  $("takeback").disabled = view.mode === "watch" || view.moves.length === 0;
+  // As on lichess, a finished game is not taken back: start a new one,
+  // or look back with the cursor.
+  $("takeback").disabled = view.mode === "watch" || view.moves.length === 0 || over;
   let hint = "";
   const drawn = $("drawn");
   const backButton = `<button class="back-to-game">Back to the game</button>`;
@@ -399,6 +407,12 @@ $("world").addEventListener("click", (ev) => {
     selected = selected === key ? null : key;
   } else {
     selected = null;   // not a legal move: nothing changes
+    // One of the person's own tiles that cannot move: say so, rather
+    // than seem not to hear the click.
+    const t = shown() === view && !view.pending && view.tiles.find((t) => `${t.x},${t.y}` === key);
+    if (t && colourOf(t.piece) === view.side) {
+      $("hint").textContent = `The ${NAME[t.piece.toUpperCase()]} on ${key} has no legal move.`;
+    }
   }
   drawTable();
 });

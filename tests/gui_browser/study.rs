@@ -764,3 +764,128 @@ fn marks_do_not_hide_each_other_and_numbers_agree() {
         "{tip}"
     );
 }
+
+/// Issue 55's smaller things that made the page look wrong: long moves
+/// in the move list stay in their column and its last row is not cut
+/// off; on a phone the "You drew" notice leaves the zoom and centre
+/// buttons uncovered.
+#[test]
+fn the_move_list_and_the_drawn_notice_fit() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
+    place_turns(&gui, 3);
+    let browser = Browser::start();
+    browser.resize(1280, 800);
+    browser.go(&gui.url());
+    browser.wait(
+        "the page",
+        "return document.querySelectorAll('#world .tile').length === 3;",
+    );
+    let long: Vec<String> = (0..30)
+        .map(|i| format!("-{},-5--{},-4", 3 + i % 7, 3 + i % 7))
+        .collect();
+    // Each marked a blunder by a review, which adds its "??".
+    let review = json!({"status": "done", "done": 0, "message": "", "decisions": [],
+        "moves": vec!["blunder"; long.len()]});
+    show_with(&browser, &json!({ "moves": long, "review": review }));
+    let fit = browser.read(
+        "const list = document.querySelector('#moves');
+         const rows = [...list.querySelectorAll('li')];
+         const bad = [];
+         const column = rows[0].querySelectorAll('.mv')[1].getBoundingClientRect().left;
+         for (const li of rows) {
+           const [a, b] = [...li.querySelectorAll('.mv')].map(m => m.getBoundingClientRect());
+           if (b && (a.right + 4 > b.left || Math.abs(b.left - column) > 0.5 || b.top !== a.top))
+             bad.push(li.textContent);
+         }
+         const last = rows[rows.length - 1].getBoundingClientRect();
+         return { bad, last: last.bottom, list: list.getBoundingClientRect().bottom };",
+    );
+    assert_eq!(fit["bad"], json!([]), "{fit}");
+    assert!(
+        fit["last"].as_f64().unwrap() <= fit["list"].as_f64().unwrap() + 0.5,
+        "the last row is cut off: {fit}"
+    );
+    resume(&browser);
+
+    // A drawn tile on a phone.
+    browser.resize(390, 844);
+    gui.ok("/api/move", r#"{"token":"@"}"#);
+    browser.wait(
+        "the drawn tile",
+        "return !document.querySelector('#drawn').classList.contains('hidden');",
+    );
+    let covered = browser.read(
+        "const d = document.querySelector('#drawn').getBoundingClientRect();
+         return ['#zoom-in', '#zoom-out', '#centre'].filter(s => {
+           const r = document.querySelector(s).getBoundingClientRect();
+           return !(r.right <= d.left || d.right <= r.left || r.bottom <= d.top || d.bottom <= r.top);
+         });",
+    );
+    assert_eq!(covered, json!([]), "the notice covers them");
+    let shot = super::screenshot_dir().join("chex-gui-drawn-390x844.png");
+    browser.screenshot(&shot);
+    eprintln!("screenshot: {}", shot.display());
+}
+
+/// Issue 55: the page says why nothing happens. Take back is off once
+/// the game is over (a checkmate); a click on one of the person's tiles
+/// that has no move says so; below full strength the engine panel says
+/// the move played may differ from its line (pv) on purpose.
+#[test]
+fn the_page_says_why_nothing_happens() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
+    place_turns(&gui, 3);
+    let state = gui.state();
+    let browser = Browser::start();
+    browser.resize(1280, 800);
+    browser.go(&gui.url());
+    browser.wait(
+        "the page",
+        "return document.querySelectorAll('#world .tile').length === 3;",
+    );
+    assert_eq!(
+        browser.read("return document.querySelector('#takeback').disabled;"),
+        false
+    );
+    show_with(
+        &browser,
+        &json!({"result": "1-0", "reason": "checkmate, White wins", "human_turn": false, "legal": []}),
+    );
+    assert_eq!(
+        browser.read("return document.querySelector('#takeback').disabled;"),
+        true
+    );
+
+    // Black to move, with no legal move for its tiles: a click on one
+    // says so.
+    let ours = |t: &Value| {
+        let p = t["piece"].as_str().unwrap();
+        (state["side"] == "white") == (p.to_uppercase() == p)
+    };
+    let tile = state["tiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| ours(t))
+        .expect("a tile of the side to move")
+        .clone();
+    let sq = format!("{},{}", tile["x"], tile["y"]);
+    show_with(&browser, &json!({"legal": ["@"], "human_turn": true}));
+    browser.click(&format!("#world .sq[data-sq='{sq}']"));
+    browser.wait(
+        "the word",
+        &format!(
+            "return document.querySelector('#hint').textContent.includes('{sq} has no legal move');"
+        ),
+    );
+
+    show_with(&browser, &json!({"level": 1}));
+    let note = browser.text("#level-note");
+    assert!(note.contains("level 1"), "{note}");
+    show_with(&browser, &json!({"level": 6}));
+    assert!(browser.find_all("#level-note:not(.hidden)").is_empty());
+}
