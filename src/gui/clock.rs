@@ -16,6 +16,7 @@
 //! current time control started afresh.
 
 use super::state::GuiState;
+use super::view::colour_word;
 use super::Shared;
 use crate::rules::Colour;
 use crate::runner::game::Limit;
@@ -173,14 +174,10 @@ impl Clock {
             base_ms: self.base_ms,
             inc_ms: self.inc_ms,
             left_ms: self.left_ms,
-            running: running.map(colour_word),
-            flagged: self.flagged.map(colour_word),
+            running: running.map(|c| colour_word(c).into()),
+            flagged: self.flagged.map(|c| colour_word(c).into()),
         }
     }
-}
-
-fn colour_word(colour: Colour) -> String {
-    colour.to_string().to_lowercase()
 }
 
 /// The reason a record and the page give for a flag.

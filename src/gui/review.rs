@@ -14,6 +14,8 @@
 //! value of what was played (`after`). Marks follow Lichess's drops of 0.1, 0.2 and 0.3 on a −1..1
 //! scale, halved on the engine's 0..1 expected result.
 
+use super::view::colour_word;
+use crate::rules::Colour;
 use serde::Serialize;
 
 /// A drop in the mover's expected result (0..1) from this on is an
@@ -122,7 +124,12 @@ impl Decision {
         Decision {
             index,
             ply,
-            side: if white_moves { "white" } else { "black" }.into(),
+            side: colour_word(if white_moves {
+                Colour::White
+            } else {
+                Colour::Black
+            })
+            .into(),
             played_squares: super::study::squares(&played),
             played,
             best: None,

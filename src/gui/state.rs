@@ -3,9 +3,10 @@
 //! only shows what this state says and sends tokens back.
 
 use super::clock::{self, Clock, ClockView};
+use super::view::{colour_word, LastMove, TileView};
 use crate::protocol::client::Info;
 use crate::referee::{Deal, GameRecord, Referee, Side};
-use crate::rules::{Colour, Kind, Move, Piece, Position};
+use crate::rules::{Colour, Kind, Piece, Position};
 use crate::search::skill::FULL_STRENGTH;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -94,32 +95,6 @@ pub struct EngineView {
     pub info_side: Option<String>,
     /// Its last move, as it answered it.
     pub last_move: Option<String>,
-}
-
-/// A tile as the page draws it.
-#[derive(Clone, Debug, Serialize)]
-pub struct TileView {
-    /// Its file.
-    pub x: i32,
-    /// Its rank.
-    pub y: i32,
-    /// Its letter: upper case White, lower case Black.
-    pub piece: String,
-}
-
-/// The last move as the page highlights it.
-#[derive(Clone, Debug, Serialize)]
-pub struct LastMove {
-    /// The token.
-    pub token: String,
-    /// Where the tile came from; `None` for a placement.
-    pub from: Option<[i32; 2]>,
-    /// Where it went.
-    pub to: [i32; 2],
-    /// Who played it: `white` or `black`.
-    pub by: String,
-    /// True when the engine played it.
-    pub engine: bool,
 }
 
 /// Everything the page shows, sent whole on every change: it is small,
@@ -234,13 +209,6 @@ pub struct GuiState {
 /// The letter of a kind in `colour`'s case.
 fn letter(colour: Colour, kind: Kind) -> String {
     Piece::new(colour, kind).letter().to_string()
-}
-
-fn colour_word(colour: Colour) -> String {
-    match colour {
-        Colour::White => "white".into(),
-        Colour::Black => "black".into(),
-    }
 }
 
 impl GuiState {
@@ -528,15 +496,7 @@ impl GuiState {
         let pos = self.referee.position();
         let us = pos.side_to_move();
         let human_turn = !self.is_over() && !self.time_is_up() && !self.mode.engine_plays(us);
-        let tiles = pos
-            .tiles()
-            .iter()
-            .map(|t| TileView {
-                x: t.square.x,
-                y: t.square.y,
-                piece: t.piece.letter().to_string(),
-            })
-            .collect();
+        let tiles = TileView::all(pos);
         // A drawn tile is in the hand, no longer in the pile.
         let pending = self.referee.pending();
         let piles = Colour::ALL.map(|c| {
@@ -549,22 +509,10 @@ impl GuiState {
                 })
                 .collect()
         });
-        let last_move = self.referee.game().moves().last().map(|&mv| {
-            let from = match mv {
-                Move::Step { from, .. } => Some([from.x, from.y]),
-                Move::Place { .. } => None,
-            };
-            let to = mv.to();
-            // A drawn tile does not change the side to move.
-            let by = us.opposite();
-            LastMove {
-                token: mv.to_string(),
-                from,
-                to: [to.x, to.y],
-                by: colour_word(by),
-                engine: self.engine_moves.last().copied().unwrap_or(false),
-            }
-        });
+        let last_move = LastMove::of(
+            &self.referee,
+            self.engine_moves.last().copied().unwrap_or(false),
+        );
         let check_square = if pos.in_check() {
             pos.king_square(us).map(|s| [s.x, s.y])
         } else {
@@ -577,7 +525,7 @@ impl GuiState {
             movetime: self.movetime,
             seed: self.seed,
             position: pos.to_string(),
-            side: colour_word(us),
+            side: colour_word(us).into(),
             tiles,
             piles,
             pending: self.referee.pending().map(|k| letter(us, k)),

@@ -12,7 +12,8 @@
 
 use super::handlers::{change, parse};
 use super::review::{Decision, Review, Value, REVIEW_MOVETIME, REVIEW_MOVETIME_RANGE};
-use super::state::{GuiState, LastMove, TileView};
+use super::state::GuiState;
+use super::view::{colour_word, LastMove, TileView};
 use super::Shared;
 use crate::protocol::client::{Info, Score};
 use crate::referee::Referee;
@@ -54,13 +55,6 @@ pub fn with_move(position: &str, token: &str) -> String {
         format!("{position} {token}")
     } else {
         format!("{position} moves {token}")
-    }
-}
-
-fn colour_word(colour: Colour) -> &'static str {
-    match colour {
-        Colour::White => "white",
-        Colour::Black => "black",
     }
 }
 
@@ -392,41 +386,14 @@ fn cursor_view(state: &GuiState, c: usize) -> Option<CursorView> {
     let r = referee_at(&state.referee, c)?;
     let pos = r.position();
     let us = pos.side_to_move();
-    let last_move = r.game().moves().last().map(|&mv| {
-        let from = match mv {
-            Move::Step { from, .. } => Some([from.x, from.y]),
-            Move::Place { .. } => None,
-        };
-        let to = mv.to();
-        // A drawn tile does not change the side to move.
-        let by = if r.pending().is_some() {
-            us
-        } else {
-            us.opposite()
-        };
-        LastMove {
-            token: mv.to_string(),
-            from,
-            to: [to.x, to.y],
-            by: colour_word(by).into(),
-            engine: false,
-        }
-    });
+    let last_move = LastMove::of(&r, false);
     let played = full.get(c).cloned();
     Some(CursorView {
         decision: c,
         decisions: full.len(),
         ply: r.game().moves().len(),
         side: colour_word(us).into(),
-        tiles: pos
-            .tiles()
-            .iter()
-            .map(|t| TileView {
-                x: t.square.x,
-                y: t.square.y,
-                piece: t.piece.letter().to_string(),
-            })
-            .collect(),
+        tiles: TileView::all(pos),
         pending: r.pending().map(|k| Piece::new(us, k).letter().to_string()),
         last_move,
         check_square: if pos.in_check() {
