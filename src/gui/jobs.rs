@@ -10,11 +10,11 @@
 //! that a play job finds the engine as the handshake left it.
 
 use super::engine::EngineProcess;
-use super::review::Value;
+use super::review::{ReviewStatus, Value};
 use super::state::GuiState;
 use super::study::{
-    kinds_of, target, with_move, KindAdvice, ANALYSIS_FIRST_LOOK, ANALYSIS_KIND_MOVETIME,
-    ANALYSIS_LINES, HINT_KIND_MOVETIME, HINT_MOVETIME, REVIEW_LINES,
+    kinds_of, target, with_move, HintStatus, KindAdvice, StudyJob, ANALYSIS_FIRST_LOOK,
+    ANALYSIS_KIND_MOVETIME, ANALYSIS_LINES, HINT_KIND_MOVETIME, HINT_MOVETIME, REVIEW_LINES,
 };
 use super::Shared;
 use super::ANSWER_MARGIN;
@@ -50,11 +50,12 @@ pub(super) enum Job {
 }
 
 impl Job {
-    fn name(&self) -> &'static str {
+    /// The job as the page names it.
+    fn kind(&self) -> StudyJob {
         match self {
-            Job::Hint { .. } => "hint",
-            Job::Analysis { .. } => "analysis",
-            Job::Review { .. } => "review",
+            Job::Hint { .. } => StudyJob::Hint,
+            Job::Analysis { .. } => StudyJob::Analysis,
+            Job::Review { .. } => StudyJob::Review,
         }
     }
 }
@@ -62,11 +63,9 @@ impl Job {
 /// True while a hint for this turn waits for the engine.
 fn hint_waits(state: &GuiState) -> bool {
     let at = state.referee.full_tokens().len();
-    state
-        .study
-        .hint
-        .as_ref()
-        .is_some_and(|h| h.generation == state.generation && h.at == at && h.status == "thinking")
+    state.study.hint.as_ref().is_some_and(|h| {
+        h.generation == state.generation && h.at == at && h.status == HintStatus::Thinking
+    })
 }
 
 /// The next decision of a running review of this game.
@@ -132,7 +131,7 @@ pub(super) async fn run(
     engine: &mut EngineProcess,
     job: Job,
 ) -> Result<(), String> {
-    set_job(shared, Some(job.name()));
+    set_job(shared, Some(job.kind()));
     let result = match &job {
         Job::Hint {
             generation,
@@ -161,7 +160,7 @@ pub(super) async fn run(
         match job {
             Job::Hint { .. } => {
                 if let Some(h) = state.study.hint.as_mut() {
-                    h.status = "failed".into();
+                    h.status = HintStatus::Failed;
                     h.message = why;
                 }
             }
@@ -171,7 +170,7 @@ pub(super) async fn run(
             }
             Job::Review { .. } => {
                 if let Some(r) = state.study.review.as_mut() {
-                    r.status = "failed".into();
+                    r.status = ReviewStatus::Failed;
                     r.message = why;
                 }
             }
@@ -181,7 +180,7 @@ pub(super) async fn run(
     result
 }
 
-fn set_job(shared: &Shared, job: Option<&'static str>) {
+fn set_job(shared: &Shared, job: Option<StudyJob>) {
     let mut state = shared.lock();
     state.study.job = job;
     shared.publish(&mut state);
@@ -405,13 +404,13 @@ async fn hint(
                 if draws {
                     h.kinds = kinds_of(side, pile);
                 } else {
-                    h.status = "done".into();
+                    h.status = HintStatus::Done;
                 }
                 h.best = Some(best);
                 draws
             }
             other => {
-                h.status = "failed".into();
+                h.status = HintStatus::Failed;
                 h.message = format!(
                     "the engine's answer '{}' is not a legal action here",
                     other.unwrap_or_else(|| "(none)".into())
@@ -432,7 +431,7 @@ async fn hint(
                 .study
                 .hint
                 .as_ref()
-                .is_some_and(|h| h.status == "thinking")
+                .is_some_and(|h| h.status == HintStatus::Thinking)
     };
     let done = kinds(
         shared,
@@ -447,7 +446,7 @@ async fn hint(
     if done.is_some() {
         let mut state = shared.lock();
         if let Some(h) = state.study.hint.as_mut() {
-            h.status = "done".into();
+            h.status = HintStatus::Done;
         }
         shared.publish(&mut state);
     }

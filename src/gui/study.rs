@@ -11,7 +11,9 @@
 //! from this view.
 
 use super::handlers::{change, parse};
-use super::review::{Decision, Review, Value, REVIEW_MOVETIME, REVIEW_MOVETIME_RANGE};
+use super::review::{
+    Decision, Review, ReviewStatus, Value, REVIEW_MOVETIME, REVIEW_MOVETIME_RANGE,
+};
 use super::state::GuiState;
 use super::view::{colour_word, LastMove, TileView};
 use super::Shared;
@@ -93,6 +95,30 @@ pub fn kinds_of(side: Colour, pile: Pile) -> Vec<KindAdvice> {
         .collect()
 }
 
+/// Where a hint stands; the page reads it as a word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HintStatus {
+    /// The engine is searching it.
+    Thinking,
+    /// Found: `best` is the action.
+    Done,
+    /// The search failed; `message` says why.
+    Failed,
+}
+
+/// What the engine searches for study; the page shows it as a word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StudyJob {
+    /// A hint for the person's turn.
+    Hint,
+    /// The analysis of the position shown.
+    Analysis,
+    /// The review of the game.
+    Review,
+}
+
 /// A hint for the person's turn.
 #[derive(Clone, Debug, Serialize)]
 pub struct Hint {
@@ -104,8 +130,8 @@ pub struct Hint {
     pub at: usize,
     /// The mover: `white` or `black`.
     pub side: String,
-    /// `thinking`, `done` or `failed`.
-    pub status: String,
+    /// Where it stands.
+    pub status: HintStatus,
     /// Why it failed, in words.
     pub message: String,
     /// The best action.
@@ -200,9 +226,9 @@ pub struct Study {
     pub review: Option<Review>,
     /// The decision the table shows, `None` for the game as it stands.
     pub cursor: Option<usize>,
-    /// What the engine searches for study now: `hint`, `analysis` or
-    /// `review`; `None` when it does nothing for study.
-    pub job: Option<&'static str>,
+    /// What the engine searches for study now; `None` when it does
+    /// nothing for study.
+    pub job: Option<StudyJob>,
 }
 
 impl Study {
@@ -279,7 +305,7 @@ pub struct StudyView {
     /// The position the table shows when it is not the game's last.
     pub cursor: Option<CursorView>,
     /// What the engine searches for study now.
-    pub study_job: Option<&'static str>,
+    pub study_job: Option<StudyJob>,
     /// The game's decisions so far (a draw and its placement are two):
     /// where the cursor may go.
     pub decisions: usize,
@@ -420,7 +446,7 @@ pub fn ask_hint(state: &mut GuiState) -> Result<(), String> {
     }
     let at = state.referee.full_tokens().len();
     if let Some(h) = &state.study.hint {
-        if h.generation == state.generation && h.at == at && h.status != "failed" {
+        if h.generation == state.generation && h.at == at && h.status != HintStatus::Failed {
             // Asked twice: the first is coming, or here.
             return Ok(());
         }
@@ -430,7 +456,7 @@ pub fn ask_hint(state: &mut GuiState) -> Result<(), String> {
         generation: state.generation,
         at,
         side: colour_word(side).into(),
-        status: "thinking".into(),
+        status: HintStatus::Thinking,
         message: String::new(),
         best: None,
         squares: [None, None],
@@ -492,7 +518,7 @@ pub fn start_review(state: &mut GuiState, movetime: u64) -> Result<(), String> {
         movetime,
         decisions,
         done: 0,
-        status: "running".into(),
+        status: ReviewStatus::Running,
         message: String::new(),
         moves: Vec::new(),
         positions,
