@@ -690,7 +690,10 @@ fn bad_time_controls_levels_and_setups_are_refused() {
     let settings = |body: &str, why: &str| refused(&gui, "/api/settings", body.as_bytes(), why);
     settings("{}", "nothing to set");
     settings(r#"{"level":9}"#, "level 9 is out of range");
-    settings(r#"{"level":4,"movetime":5}"#, "movetime 5 is out of range");
+    settings(
+        r#"{"level":4,"movetime":5}"#,
+        "movetime 5 ms is out of range 10..=600000 ms",
+    );
     settings(r#"{"level":"club"}"#, "malformed request");
     assert_eq!(gui.state()["level"], 6);
 

@@ -15,6 +15,7 @@
 //! game does not give time back); a loaded record is played on with the
 //! current time control started afresh.
 
+use super::reply::in_range;
 use super::state::GuiState;
 use super::view::colour_word;
 use super::Shared;
@@ -81,20 +82,8 @@ pub struct ClockView {
 impl Clock {
     /// Fresh clocks, or why the page may not ask for them.
     pub fn new(base_ms: u64, inc_ms: u64) -> Result<Clock, String> {
-        if !BASE_RANGE.contains(&base_ms) {
-            return Err(format!(
-                "base time {base_ms} ms is out of range {}..={} ms",
-                BASE_RANGE.start(),
-                BASE_RANGE.end()
-            ));
-        }
-        if !INCREMENT_RANGE.contains(&inc_ms) {
-            return Err(format!(
-                "increment {inc_ms} ms is out of range {}..={} ms",
-                INCREMENT_RANGE.start(),
-                INCREMENT_RANGE.end()
-            ));
-        }
+        let base_ms = in_range("base time", base_ms, &BASE_RANGE, " ms")?;
+        let inc_ms = in_range("increment", inc_ms, &INCREMENT_RANGE, " ms")?;
         Ok(Clock {
             base_ms,
             inc_ms,

@@ -47,15 +47,7 @@ pub const LEVEL_RANGE: std::ops::RangeInclusive<u8> = 1..=FULL_STRENGTH;
 
 /// A level the page may ask for, or why not.
 pub fn check_level(level: u8) -> Result<u8, Refused> {
-    if LEVEL_RANGE.contains(&level) {
-        Ok(level)
-    } else {
-        Err(format!(
-            "level {level} is out of range {}..={}",
-            LEVEL_RANGE.start(),
-            LEVEL_RANGE.end()
-        ))
-    }
+    super::reply::in_range("level", level, &LEVEL_RANGE, "")
 }
 
 /// What the engine is doing. The page reads it as a word: `starting`,

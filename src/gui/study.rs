@@ -11,6 +11,7 @@
 //! from this view.
 
 use super::handlers::{change, parse};
+use super::reply::in_range;
 use super::review::{
     Decision, Review, ReviewStatus, Value, REVIEW_MOVETIME, REVIEW_MOVETIME_RANGE,
 };
@@ -468,13 +469,7 @@ pub fn ask_hint(state: &mut GuiState) -> Result<(), String> {
 
 /// Starts a review of the game so far, `movetime` ms a decision.
 pub fn start_review(state: &mut GuiState, movetime: u64) -> Result<(), String> {
-    if !REVIEW_MOVETIME_RANGE.contains(&movetime) {
-        return Err(format!(
-            "review movetime {movetime} is out of range {}..={} ms",
-            REVIEW_MOVETIME_RANGE.start(),
-            REVIEW_MOVETIME_RANGE.end()
-        ));
-    }
+    let movetime = in_range("review movetime", movetime, &REVIEW_MOVETIME_RANGE, " ms")?;
     let full = state.referee.full_tokens();
     if full.is_empty() {
         return Err("there is nothing to review: no move has been played".into());
