@@ -172,8 +172,10 @@ fn a_clock_game_ends_on_the_flag() {
         "the flag on the page",
         "return document.querySelector('#result').textContent.startsWith('0-1');",
     );
+    // `started` is when the test saw the engine's answer, which may be a
+    // few hundred ms after the clock started on a loaded machine.
     let waited = started.elapsed();
-    assert!(waited >= Duration::from_millis(2800), "{waited:?}");
+    assert!(waited >= Duration::from_millis(2400), "{waited:?}");
     assert_eq!(browser.text("#result"), "0-1 — White lost on time");
     assert_eq!(browser.text("#clock-white"), "0:00.0");
     assert_eq!(
