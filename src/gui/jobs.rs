@@ -4,8 +4,8 @@
 //! as does a study job of higher rank (hint, then review, then analysis)
 //! or a change that makes the running one moot.
 //!
-//! Each search sends the options it needs before its `go` — `Skill 6`
-//! (study is at full strength, whatever level the game is played at) and
+//! Each search sends the options it needs before its `go` — `Skill` at
+//! [`FULL_STRENGTH`] (study is at full strength, whatever level the game is played at) and
 //! its `MultiPV` — and puts `MultiPV` back to 1 after its `bestmove`, so
 //! that a play job finds the engine as the handshake left it.
 
@@ -20,6 +20,7 @@ use super::Shared;
 use super::ANSWER_MARGIN;
 use crate::protocol::client::{bestmove, engine_error, setoption, Info, STOP};
 use crate::rules::{Colour, Piece, Pile};
+use crate::search::skill::FULL_STRENGTH;
 use std::time::Duration;
 use tokio::time::{timeout_at, Instant};
 
@@ -234,7 +235,7 @@ async fn search(
         None => "go infinite".to_string(),
     };
     for line in [
-        setoption("Skill", "6"),
+        setoption("Skill", &FULL_STRENGTH.to_string()),
         setoption("MultiPV", &multipv.to_string()),
         position.to_string(),
         go,

@@ -119,6 +119,15 @@ pub struct Decision {
 }
 
 impl Decision {
+    /// The side that made the decision.
+    pub fn mover(&self) -> Colour {
+        if self.white_moves {
+            Colour::White
+        } else {
+            Colour::Black
+        }
+    }
+
     /// A decision not yet searched.
     pub fn new(index: usize, ply: usize, white_moves: bool, played: String) -> Decision {
         Decision {

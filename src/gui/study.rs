@@ -490,12 +490,7 @@ pub fn start_review(state: &mut GuiState, movetime: u64) -> Result<(), String> {
         r.play(token).map_err(|e| e.to_string())?;
     }
     let last_result = decisions.last().and_then(|d| {
-        let colour = if d.side == "white" {
-            Colour::White
-        } else {
-            Colour::Black
-        };
-        let score = state.referee.score(colour)?;
+        let score = state.referee.score(d.mover())?;
         let wdl = if score > 0.75 {
             [1000, 0, 0]
         } else if score < 0.25 {
