@@ -119,7 +119,10 @@ fn bad_requests_are_refused_and_change_nothing() {
     let record = gui.get("/api/record").body;
     refused(&gui, "/api/load", b"not json", "not a game record");
     refused(&gui, "/api/load", br#"{"start":1}"#, "not a game record");
-    let bad_deal = record.replace("\"deal\":\"", "\"deal\":\"X");
+    // A game saved while it is played has no deal (issue 55): its seed
+    // deals it again.
+    assert!(!record.contains("\"deal\""), "{record}");
+    let bad_deal = record.replacen('{', r#"{"deal":"X","#, 1);
     refused(&gui, "/api/load", bad_deal.as_bytes(), "bad game record");
     let first = moves(&gui.state())[0].clone();
     let bad_move = record.replacen(&first, "K@7,7", 1);
@@ -598,6 +601,15 @@ fn slow_and_idle_connections_are_closed() {
 fn clocks_run_and_a_saved_game_has_its_move_times() {
     let gui = Gui::start(&["--seed", "11"]);
     gui.ok("/api/new", r#"{"mode":"two","seed":11}"#);
+    // Each side's first turn is untimed (issue 55, lichess's rule): a
+    // fresh game runs no clock, and its first turns cost nothing.
+    std::thread::sleep(Duration::from_millis(300));
+    let state = gui.state();
+    assert_eq!(state["thinking_ms"], 0, "{state}");
+    assert_eq!(state["clock_runs"], false, "{state}");
+    let state = place_turns(&gui, 2);
+    assert_eq!(state["clocks_ms"], serde_json::json!([0, 0]), "{state}");
+    assert_eq!(state["clock_runs"], true, "{state}");
     std::thread::sleep(Duration::from_millis(400));
     let state = gui.ok("/api/move", r#"{"token":"@"}"#);
     std::thread::sleep(Duration::from_millis(300));
@@ -613,21 +625,22 @@ fn clocks_run_and_a_saved_game_has_its_move_times() {
     let record = gui.get("/api/record").json();
     let answers = record["answers_ms"].as_array().unwrap();
     let times = record["times_ms"].as_array().unwrap();
-    assert_eq!(answers.len(), 2, "{record}");
-    assert_eq!(times.len(), 2, "{record}");
-    let first: Vec<u64> = answers[0]
+    assert_eq!(answers.len(), 4, "{record}");
+    assert_eq!(times.len(), 4, "{record}");
+    assert_eq!(times[0], 0, "{record}");
+    let third: Vec<u64> = answers[2]
         .as_array()
         .unwrap()
         .iter()
         .map(|t| t.as_u64().unwrap())
         .collect();
-    assert_eq!(first.len(), 2, "{record}");
-    assert!(first[0] >= 400 && first[1] >= 300, "{first:?}");
-    assert_eq!(times[0].as_u64(), Some(first.iter().sum()));
+    assert_eq!(third.len(), 2, "{record}");
+    assert!(third[0] >= 400 && third[1] >= 300, "{third:?}");
+    assert_eq!(times[2].as_u64(), Some(third.iter().sum()));
     // The record loads back with its times.
     let line = serde_json::to_string(&record).unwrap();
     let loaded = gui.ok("/api/load", &line);
-    assert_eq!(loaded["clocks_ms"][0].as_u64(), Some(first.iter().sum()));
+    assert_eq!(loaded["clocks_ms"][0].as_u64(), Some(third.iter().sum()));
 }
 
 /// Issue 50: the time controls', levels' and setup's requests that are
@@ -677,7 +690,10 @@ fn bad_time_controls_levels_and_setups_are_refused() {
     let settings = |body: &str, why: &str| refused(&gui, "/api/settings", body.as_bytes(), why);
     settings("{}", "nothing to set");
     settings(r#"{"level":9}"#, "level 9 is out of range");
-    settings(r#"{"level":4,"movetime":5}"#, "movetime 5 is out of range");
+    settings(
+        r#"{"level":4,"movetime":5}"#,
+        "movetime 5 ms is out of range 10..=600000 ms",
+    );
     settings(r#"{"level":"club"}"#, "malformed request");
     assert_eq!(gui.state()["level"], 6);
 
@@ -713,6 +729,15 @@ fn bad_time_controls_levels_and_setups_are_refused() {
         r#"{"position":"K0,0/k0,1 w -/- 0 1","mode":"purple"}"#,
         "malformed request",
     );
+    // A set-up game takes a new game's clock and level, checked alike.
+    setup(
+        r#"{"position":"K0,0/n1,1/k2,2 w -/- 0 1","mode":"two","clock":{"base_ms":5}}"#,
+        "base time 5 ms is out of range",
+    );
+    setup(
+        r#"{"position":"K0,0/n1,1/k2,2 w -/- 0 1","mode":"two","level":9}"#,
+        "level 9 is out of range",
+    );
     assert_eq!(gui.get("/api/export").status, 200);
 }
 
@@ -720,6 +745,8 @@ fn bad_time_controls_levels_and_setups_are_refused() {
 /// its placement), each clock is its base less its answers plus its
 /// increments, the record carries the time control, and a side that does
 /// not move loses on time with no request made: only GETs are sent.
+/// Issue 55, as on lichess: a side's first turn is untimed, and a game
+/// whose first move does not come is aborted, not lost.
 #[test]
 fn clocks_run_down_earn_increments_and_flag_without_a_request() {
     let gui = Gui::start(&["--seed", "11", "--movetime", "100"]);
@@ -728,7 +755,14 @@ fn clocks_run_down_earn_increments_and_flag_without_a_request() {
         r#"{"mode":"two","seed":11,"clock":{"base_ms":60000,"inc_ms":2000}}"#,
     );
     assert_eq!(state["clock"]["left_ms"], serde_json::json!([60000, 60000]));
+    assert!(state["clock"]["running"].is_null(), "{state}");
+    assert_eq!(state["clock_runs"], false);
+    // The first turns of both sides cost nothing and earn nothing.
+    std::thread::sleep(Duration::from_millis(150));
+    let state = place_turns(&gui, 2);
+    assert_eq!(state["clock"]["left_ms"], serde_json::json!([60000, 60000]));
     assert_eq!(state["clock"]["running"], "white");
+    assert_eq!(state["clock_runs"], true);
     std::thread::sleep(Duration::from_millis(150));
     let state = gui.ok("/api/move", r#"{"token":"@"}"#);
     // The draw costs its time and earns nothing yet.
@@ -745,11 +779,16 @@ fn clocks_run_down_earn_increments_and_flag_without_a_request() {
     let record = gui.get("/api/record").json();
     assert_eq!(record["tc"], "tc 60+2");
     let state = gui.state();
-    for (side, answers) in record["answers_ms"].as_array().unwrap().iter().enumerate() {
+    let answers = record["answers_ms"].as_array().unwrap();
+    assert_eq!(answers[0], serde_json::json!([0, 0]), "{record}");
+    assert_eq!(answers[1], serde_json::json!([0, 0]), "{record}");
+    for side in 0..2 {
+        // Moves alternate from White's.
         let spent: u64 = answers
-            .as_array()
-            .unwrap()
             .iter()
+            .skip(side)
+            .step_by(2)
+            .flat_map(|a| a.as_array().unwrap())
             .map(|a| a.as_u64().unwrap())
             .sum();
         assert_eq!(
@@ -767,15 +806,43 @@ fn clocks_run_down_earn_increments_and_flag_without_a_request() {
     let state = gui.ok("/api/load", &line);
     assert_eq!(state["clock"]["left_ms"], serde_json::json!([60000, 60000]));
 
-    // One second on the clock and White to move: nobody asks, White loses.
+    // One second on the clock and no first move: nobody asks, and the
+    // game is aborted, not lost.
     gui.ok(
         "/api/new",
         r#"{"mode":"two","seed":11,"clock":{"base_ms":1000,"inc_ms":0}}"#,
     );
     let start = std::time::Instant::now();
+    let state = gui.wait_for(10, "the abort", |s| s["aborted"] == true);
+    assert!(start.elapsed() >= Duration::from_millis(950));
+    assert_eq!(state["result"], "*");
+    assert_eq!(state["reason"], "White made no first move");
+    assert!(state["clock"]["flagged"].is_null());
+    assert_eq!(state["clock"]["left_ms"], serde_json::json!([1000, 1000]));
+    assert!(legal(&state).is_empty());
+    refused(
+        &gui,
+        "/api/move",
+        br#"{"token":"@"}"#,
+        "the game was aborted (White made no first move)",
+    );
+    let record = gui.get("/api/record").json();
+    assert_eq!(record["result"], "*");
+    assert_eq!(record["ending"], "aborted");
+    // Once the game is over the record has its deal.
+    assert!(record["deal"].is_string(), "{record}");
+
+    // Both sides' first turns played, White's clock runs: nobody asks,
+    // White loses on time.
+    gui.ok(
+        "/api/new",
+        r#"{"mode":"two","seed":11,"clock":{"base_ms":1000,"inc_ms":0}}"#,
+    );
+    place_turns(&gui, 2);
+    let start = std::time::Instant::now();
     let state = gui.wait_for(10, "the flag", |s| s["result"] != "*");
     let waited = start.elapsed();
-    assert!(waited >= Duration::from_millis(950), "{waited:?}");
+    assert!(waited >= Duration::from_millis(900), "{waited:?}");
     assert_eq!(state["result"], "0-1");
     assert_eq!(state["reason"], "White lost on time");
     assert_eq!(state["clock"]["flagged"], "white");
@@ -867,7 +934,9 @@ fn the_page_names_every_level_as_the_engine_does() {
 
 /// Issue 50: an engine that overruns its clock loses on time and is not
 /// restarted: the flag is a result, not a failure. The engine here thinks
-/// 2 s whatever it is given; White's clock holds 1 s.
+/// 2 s whatever it is given; White's clock holds 1 s. Issue 55: on its
+/// first turn, untimed, the same overrun aborts the game instead, again
+/// without a restart.
 #[test]
 fn an_engine_over_its_time_loses_and_is_not_restarted() {
     let dir = temp_dir("overtime");
@@ -876,20 +945,43 @@ fn an_engine_over_its_time_loses_and_is_not_restarted() {
     gui.wait_for(15, "the engine to start", |s| {
         s["engine"]["status"] == "ready"
     });
+    let unharmed = |gui: &Gui| {
+        // Its late answer is dropped, and it stays the same process.
+        std::thread::sleep(Duration::from_millis(2500));
+        let state = gui.state();
+        assert_eq!(state["engine"]["restarts"], 0, "{state}");
+        assert_eq!(state["engine"]["message"], "", "{state}");
+        assert_eq!(state["engine"]["status"], "ready", "{state}");
+        state
+    };
     gui.ok(
         "/api/new",
         r#"{"mode":"black","seed":4,"clock":{"base_ms":1000,"inc_ms":0}}"#,
     );
+    let state = gui.wait_for(10, "the abort", |s| s["aborted"] == true);
+    assert_eq!(state["reason"], "White made no first move");
+    let state = unharmed(&gui);
+    assert!(moves(&state).is_empty(), "{state}");
+
+    // Both first turns played (a record of two people's), White's clock
+    // runs for the engine.
+    gui.ok(
+        "/api/new",
+        r#"{"mode":"two","seed":4,"clock":{"base_ms":1000,"inc_ms":0}}"#,
+    );
+    place_turns(&gui, 2);
+    let record = gui.get("/api/record").body;
+    gui.ok(
+        "/api/new",
+        r#"{"mode":"black","seed":4,"clock":{"base_ms":1000,"inc_ms":0}}"#,
+    );
+    let state = gui.ok("/api/load", &record);
+    assert_eq!(state["clock"]["running"], "white", "{state}");
     let state = gui.wait_for(10, "the flag", |s| s["result"] != "*");
     assert_eq!(state["result"], "0-1");
     assert_eq!(state["reason"], "White lost on time");
-    // Its late answer is dropped, and it stays the same process.
-    std::thread::sleep(Duration::from_millis(2500));
-    let state = gui.state();
-    assert!(moves(&state).is_empty(), "{state}");
-    assert_eq!(state["engine"]["restarts"], 0, "{state}");
-    assert_eq!(state["engine"]["message"], "", "{state}");
-    assert_eq!(state["engine"]["status"], "ready", "{state}");
+    let state = unharmed(&gui);
+    assert_eq!(moves(&state).len(), 2, "{state}");
 }
 
 /// Issue 50: the study routes refuse malformed bodies and values out of

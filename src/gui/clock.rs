@@ -8,11 +8,16 @@
 //! answers, earn one increment between them. The clock of the side to move
 //! runs from its last answer; when it reaches zero the side loses on time,
 //! even if nobody asks the server anything: [`watch_flags`] wakes at that
-//! instant. Take-back keeps the clocks as they stand (going back in the
+//! instant. As on lichess, a side's first turn is untimed (its clock
+//! starts once it has moved), and a side that makes no first move within
+//! [`FIRST_MOVE_MS`] (or the base time, if shorter) aborts the game
+//! rather than losing it. Take-back keeps the clocks as they stand (going back in the
 //! game does not give time back); a loaded record is played on with the
 //! current time control started afresh.
 
+use super::reply::in_range;
 use super::state::GuiState;
+use super::view::colour_word;
 use super::Shared;
 use crate::rules::Colour;
 use crate::runner::game::Limit;
@@ -26,6 +31,10 @@ pub const BASE_RANGE: RangeInclusive<u64> = 1_000..=10_800_000;
 
 /// The increments the page may ask for, in ms: up to ten minutes a turn.
 pub const INCREMENT_RANGE: RangeInclusive<u64> = 0..=600_000;
+
+/// How long a side's first turn, untimed, may last before the game is
+/// aborted, in ms: lichess's 30 s.
+pub const FIRST_MOVE_MS: u64 = 30_000;
 
 /// A clock as a new game's request asks for it.
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -73,20 +82,8 @@ pub struct ClockView {
 impl Clock {
     /// Fresh clocks, or why the page may not ask for them.
     pub fn new(base_ms: u64, inc_ms: u64) -> Result<Clock, String> {
-        if !BASE_RANGE.contains(&base_ms) {
-            return Err(format!(
-                "base time {base_ms} ms is out of range {}..={} ms",
-                BASE_RANGE.start(),
-                BASE_RANGE.end()
-            ));
-        }
-        if !INCREMENT_RANGE.contains(&inc_ms) {
-            return Err(format!(
-                "increment {inc_ms} ms is out of range {}..={} ms",
-                INCREMENT_RANGE.start(),
-                INCREMENT_RANGE.end()
-            ));
-        }
+        let base_ms = in_range("base time", base_ms, &BASE_RANGE, " ms")?;
+        let inc_ms = in_range("increment", inc_ms, &INCREMENT_RANGE, " ms")?;
         Ok(Clock {
             base_ms,
             inc_ms,
@@ -102,6 +99,13 @@ impl Clock {
             flagged: None,
             ..*self
         }
+    }
+
+    /// How long a side's first turn may last before the game is
+    /// aborted: [`FIRST_MOVE_MS`], or the base time if shorter, so that a
+    /// bullet game does not wait longer for its first move than it lasts.
+    pub fn first_move_ms(&self) -> u64 {
+        FIRST_MOVE_MS.min(self.base_ms)
     }
 
     /// `colour`'s time left before the answer now running.
@@ -159,14 +163,10 @@ impl Clock {
             base_ms: self.base_ms,
             inc_ms: self.inc_ms,
             left_ms: self.left_ms,
-            running: running.map(colour_word),
-            flagged: self.flagged.map(colour_word),
+            running: running.map(|c| colour_word(c).into()),
+            flagged: self.flagged.map(|c| colour_word(c).into()),
         }
     }
-}
-
-fn colour_word(colour: Colour) -> String {
-    colour.to_string().to_lowercase()
 }
 
 /// The reason a record and the page give for a flag.
@@ -244,14 +244,17 @@ pub(super) fn flag_due(shared: &Shared) {
     }
 }
 
-/// Flags the side to move if its clock is out; true if it did (the
-/// caller publishes). The driver calls it before it plays an engine's
-/// answer, and the move handler before a person's, so that an answer
-/// that came after the flag instant loses even if it beat the timer task
-/// to the lock.
+/// Flags the side to move if its clock is out, or aborts the game if its
+/// first move is overdue; true if it did (the caller publishes).
+/// The driver calls it before it plays an engine's answer, and the move
+/// handler before a person's, so that an answer that came after the flag
+/// instant loses even if it beat the timer task to the lock.
 pub(super) fn flag_if_out(state: &mut GuiState) -> bool {
     if state.time_is_up() {
         state.flag_now();
+        true
+    } else if state.first_move_overdue() {
+        state.abort_now();
         true
     } else {
         false

@@ -3,7 +3,7 @@
 //! not; changes are published to the event streams and the engine driver.
 
 use super::clock::{self, Clock, ClockRequest};
-use super::reply::refused;
+use super::reply::{in_range, refused};
 use super::state::{check_level, GuiState, Mode, MOVETIME_RANGE};
 use super::Shared;
 use axum::body::Bytes;
@@ -134,15 +134,7 @@ struct NewRequest {
 
 /// A move time the page may ask for, or why not.
 fn check_movetime(ms: u64) -> Result<u64, String> {
-    if MOVETIME_RANGE.contains(&ms) {
-        Ok(ms)
-    } else {
-        Err(format!(
-            "movetime {ms} is out of range {}..={} ms",
-            MOVETIME_RANGE.start(),
-            MOVETIME_RANGE.end()
-        ))
-    }
+    in_range("movetime", ms, &MOVETIME_RANGE, " ms")
 }
 
 /// `POST /api/new`: a new game, in a mode, perhaps with a move time and

@@ -4,22 +4,23 @@
 //! as does a study job of higher rank (hint, then review, then analysis)
 //! or a change that makes the running one moot.
 //!
-//! Each search sends the options it needs before its `go` — `Skill 6`
-//! (study is at full strength, whatever level the game is played at) and
+//! Each search sends the options it needs before its `go` — `Skill` at
+//! [`FULL_STRENGTH`] (study is at full strength, whatever level the game is played at) and
 //! its `MultiPV` — and puts `MultiPV` back to 1 after its `bestmove`, so
 //! that a play job finds the engine as the handshake left it.
 
 use super::engine::EngineProcess;
-use super::review::Value;
+use super::review::{ReviewStatus, Value};
 use super::state::GuiState;
 use super::study::{
-    kinds_of, target, with_move, KindAdvice, ANALYSIS_FIRST_LOOK, ANALYSIS_KIND_MOVETIME,
-    ANALYSIS_LINES, HINT_KIND_MOVETIME, HINT_MOVETIME, REVIEW_LINES,
+    kinds_of, target, with_move, HintStatus, KindAdvice, StudyJob, ANALYSIS_FIRST_LOOK,
+    ANALYSIS_KIND_MOVETIME, ANALYSIS_LINES, HINT_KIND_MOVETIME, HINT_MOVETIME, REVIEW_LINES,
 };
 use super::Shared;
 use super::ANSWER_MARGIN;
 use crate::protocol::client::{bestmove, engine_error, setoption, Info, STOP};
 use crate::rules::{Colour, Piece, Pile};
+use crate::search::skill::FULL_STRENGTH;
 use std::time::Duration;
 use tokio::time::{timeout_at, Instant};
 
@@ -50,11 +51,12 @@ pub(super) enum Job {
 }
 
 impl Job {
-    fn name(&self) -> &'static str {
+    /// The job as the page names it.
+    fn kind(&self) -> StudyJob {
         match self {
-            Job::Hint { .. } => "hint",
-            Job::Analysis { .. } => "analysis",
-            Job::Review { .. } => "review",
+            Job::Hint { .. } => StudyJob::Hint,
+            Job::Analysis { .. } => StudyJob::Analysis,
+            Job::Review { .. } => StudyJob::Review,
         }
     }
 }
@@ -62,11 +64,9 @@ impl Job {
 /// True while a hint for this turn waits for the engine.
 fn hint_waits(state: &GuiState) -> bool {
     let at = state.referee.full_tokens().len();
-    state
-        .study
-        .hint
-        .as_ref()
-        .is_some_and(|h| h.generation == state.generation && h.at == at && h.status == "thinking")
+    state.study.hint.as_ref().is_some_and(|h| {
+        h.generation == state.generation && h.at == at && h.status == HintStatus::Thinking
+    })
 }
 
 /// The next decision of a running review of this game.
@@ -132,7 +132,7 @@ pub(super) async fn run(
     engine: &mut EngineProcess,
     job: Job,
 ) -> Result<(), String> {
-    set_job(shared, Some(job.name()));
+    set_job(shared, Some(job.kind()));
     let result = match &job {
         Job::Hint {
             generation,
@@ -161,7 +161,7 @@ pub(super) async fn run(
         match job {
             Job::Hint { .. } => {
                 if let Some(h) = state.study.hint.as_mut() {
-                    h.status = "failed".into();
+                    h.status = HintStatus::Failed;
                     h.message = why;
                 }
             }
@@ -171,7 +171,7 @@ pub(super) async fn run(
             }
             Job::Review { .. } => {
                 if let Some(r) = state.study.review.as_mut() {
-                    r.status = "failed".into();
+                    r.status = ReviewStatus::Failed;
                     r.message = why;
                 }
             }
@@ -181,7 +181,7 @@ pub(super) async fn run(
     result
 }
 
-fn set_job(shared: &Shared, job: Option<&'static str>) {
+fn set_job(shared: &Shared, job: Option<StudyJob>) {
     let mut state = shared.lock();
     state.study.job = job;
     shared.publish(&mut state);
@@ -235,7 +235,7 @@ async fn search(
         None => "go infinite".to_string(),
     };
     for line in [
-        setoption("Skill", "6"),
+        setoption("Skill", &FULL_STRENGTH.to_string()),
         setoption("MultiPV", &multipv.to_string()),
         position.to_string(),
         go,
@@ -405,13 +405,13 @@ async fn hint(
                 if draws {
                     h.kinds = kinds_of(side, pile);
                 } else {
-                    h.status = "done".into();
+                    h.status = HintStatus::Done;
                 }
                 h.best = Some(best);
                 draws
             }
             other => {
-                h.status = "failed".into();
+                h.status = HintStatus::Failed;
                 h.message = format!(
                     "the engine's answer '{}' is not a legal action here",
                     other.unwrap_or_else(|| "(none)".into())
@@ -432,7 +432,7 @@ async fn hint(
                 .study
                 .hint
                 .as_ref()
-                .is_some_and(|h| h.status == "thinking")
+                .is_some_and(|h| h.status == HintStatus::Thinking)
     };
     let done = kinds(
         shared,
@@ -447,7 +447,7 @@ async fn hint(
     if done.is_some() {
         let mut state = shared.lock();
         if let Some(h) = state.study.hint.as_mut() {
-            h.status = "done".into();
+            h.status = HintStatus::Done;
         }
         shared.publish(&mut state);
     }

@@ -15,7 +15,8 @@
 //! the game, `driver` runs the engine, `engine` is its process, and `idle`
 //! closes connections that fall silent. `clock` holds the time controls
 //! and ends games on time; `setup` starts games from a set-up position and
-//! exports a game as the engine's `position` command. `study` keeps the hint, the
+//! exports a game as the engine's `position` command. `view` builds the parts of the
+//! page's views that more than one view shares. `study` keeps the hint, the
 //! analysis, the review and the cursor, `jobs` runs the engine for them
 //! when it is not playing, and `review` marks the game's decisions.
 //!
@@ -34,6 +35,7 @@ mod routes;
 mod setup;
 mod state;
 mod study;
+mod view;
 
 pub use crate::protocol::client::Info;
 pub use clock::{Clock, ClockView};

@@ -15,13 +15,19 @@ let centredAt = -1;     // the move count the view was last centred for
 
 const $ = (id) => document.getElementById(id);
 
-function showError(text) {
-  const box = $("message");
+// Shows `text` (or clears it) in the message box `at`: each panel has its
+// own box beside its controls, so an error appears where the person
+// looked when they caused it, as lichess shows a form's error at the form.
+function showError(text, at = "message") {
+  const box = $(at);
   box.textContent = text;
   box.classList.toggle("hidden", !text);
+  if (text) box.scrollIntoView({ block: "nearest" });
 }
 
-async function api(path, body) {
+// Sends a request; a refusal is shown in the box `at` (see showError),
+// an accepted one clears it and draws the new view.
+async function api(path, body, at = "message") {
   const init = {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -31,15 +37,16 @@ async function api(path, body) {
     const res = await fetch(path, init);
     const text = await res.text();
     if (!res.ok) {
-      showError(text.trim());
+      showError(text.trim(), at);
       return null;
     }
-    showError("");
+    showError("", at);
+    if (at !== "message") showError("");
     const state = JSON.parse(text);
     render(state);
     return state;
   } catch (e) {
-    showError("the server cannot be reached: " + e);
+    showError("the server cannot be reached: " + e, at);
     return null;
   }
 }
@@ -250,22 +257,43 @@ function drawEngine() {
   $("engine-message").textContent = e.message;
   $("engine-message").classList.toggle("hidden", !e.message);
   $("resume").classList.toggle("hidden", e.status !== "paused");
+  // Below full strength the engine sometimes plays another move than its
+  // search's line on purpose: say so, or the pv seems to contradict it.
+  const weak = view.level < 6;
+  $("level-note").textContent = weak
+    ? `At level ${view.level} the engine sometimes plays a weaker move than its line (pv), on purpose.` : "";
+  $("level-note").classList.toggle("hidden", !weak);
 }
 
 function drawStatus() {
   const side = view.side;
-  const over = view.result !== "*";
+  const over = view.result !== "*" || view.aborted;
   const who = { white: "You play White", black: "You play Black", watch: "Watching engine against engine", two: "Two people" }[view.mode];
   const check = view.in_check && !over ? " — <b style=\"color:#ff8a8a\">check!</b>" : "";
   $("turn").innerHTML = over ? `<span>${who}</span>` :
     `<span class="dot ${side}"></span><span id="side">${side === "white" ? "White" : "Black"} to move${check}</span><span class="small">&nbsp;${who}</span>`;
-  $("result").textContent = over ? `${view.result} — ${view.reason}` : "";
-  const canDraw = view.human_turn && view.legal.includes("@");
+  $("result").textContent = view.aborted ? `Aborted — ${view.reason}`
+    : over ? `${view.result} — ${view.reason}` : "";
+  // Looking back (the table on an earlier decision) plays nothing, as on
+  // lichess: the person goes back to the game first.
+  const back = !!view.cursor;
+  const canDraw = view.human_turn && view.legal.includes("@") && !back;
   $("draw").disabled = !canDraw;
-  $("takeback").disabled = view.mode === "watch" || view.moves.length === 0;
+  $("draw").title = back && view.human_turn ? "back to the game first (End)" : "";
+  // As on lichess, a finished game is not taken back: start a new one,
+  // or look back with the cursor.
+  $("takeback").disabled = view.mode === "watch" || view.moves.length === 0 || over;
   let hint = "";
   const drawn = $("drawn");
-  if (view.pending && view.human_turn) {
+  const backButton = `<button class="back-to-game">Back to the game</button>`;
+  const goesOn = view.clock ? "; your clock is running" : "";
+  if (back && view.human_turn && !over) {
+    drawn.classList.add("hidden");
+    const what = view.pending ? `to place the ${NAME[view.pending.toUpperCase()]} you drew` : "to play";
+    const html = `You are looking at an earlier position${goesOn}. ${backButton} ${what}.`;
+    // Unchanged, the button stays: the engine's live info redraws often.
+    if ($("hint").innerHTML !== html) $("hint").innerHTML = html;
+  } else if (view.pending && view.human_turn) {
     const up = view.pending.toUpperCase();
     const c = colourOf(view.pending) === "white" ? "w" : "b";
     drawn.innerHTML = `<div class="tile ${c}" data-piece="${view.pending}">${GLYPH[up]}</div><div>You drew a <b>${NAME[up]}</b>.<br>Click a green square to place it.</div>`;
@@ -277,7 +305,7 @@ function drawStatus() {
     else if (view.human_turn) hint = "Draw a tile, or click one of your tiles to move it.";
     else hint = "Waiting for the engine.";
   }
-  $("hint").textContent = hint;
+  if (!(back && view.human_turn && !over)) $("hint").textContent = hint;
   $("mode").value = view.mode;
   if (document.activeElement !== $("movetime")) $("movetime").value = view.movetime;
   $("gameinfo").textContent = `seed ${view.seed} · ${view.position}`;
@@ -297,7 +325,9 @@ function clockText(ms) {
 function drawClocks() {
   if (!view || !view.clocks_ms) return;
   if (typeof drawPlayClocks === "function" && drawPlayClocks()) return;
-  const running = view.result === "*";
+  // The server says when the side to move's time runs: not on a side's
+  // first turn (lichess's rule), nor once the game is over.
+  const running = view.clock_runs;
   ["white", "black"].forEach((side, i) => {
     let ms = view.clocks_ms[i];
     const mine = running && view.side === side;
@@ -377,11 +407,20 @@ $("world").addEventListener("click", (ev) => {
     selected = selected === key ? null : key;
   } else {
     selected = null;   // not a legal move: nothing changes
+    // One of the person's own tiles that cannot move: say so, rather
+    // than seem not to hear the click.
+    const t = shown() === view && !view.pending && view.tiles.find((t) => `${t.x},${t.y}` === key);
+    if (t && colourOf(t.piece) === view.side) {
+      $("hint").textContent = `The ${NAME[t.piece.toUpperCase()]} on ${key} has no legal move.`;
+    }
   }
   drawTable();
 });
 
 $("draw").addEventListener("click", () => play("@"));
+$("hint").addEventListener("click", (ev) => {
+  if (ev.target.closest(".back-to-game")) api("/api/cursor", { decision: null });
+});
 $("takeback").addEventListener("click", () => { selected = null; api("/api/takeback"); });
 $("resume").addEventListener("click", () => api("/api/resume"));
 $("zoom-in").addEventListener("click", () => zoomBy(1.25));
@@ -394,11 +433,11 @@ $("new").addEventListener("click", () => {
   if (typeof playNewGame === "function") Object.assign(body, playNewGame());
   selected = null;
   zoom = 1;
-  api("/api/new", body);
+  api("/api/new", body, "game-message");
 });
 $("movetime").addEventListener("change", () => {
   const ms = Number($("movetime").value);
-  if (ms) api("/api/settings", { movetime: ms });
+  if (ms) api("/api/settings", { movetime: ms }, "game-message");
 });
 $("save").addEventListener("click", async () => {
   const res = await fetch("/api/record");
@@ -412,14 +451,14 @@ $("save").addEventListener("click", async () => {
 });
 $("load").addEventListener("click", () => {
   const text = $("record").value.trim();
-  if (text) api("/api/load", text);
+  if (text) api("/api/load", text, "game-message");
 });
 $("loadfile").addEventListener("change", async (ev) => {
   const file = ev.target.files[0];
   if (!file) return;
   const text = (await file.text()).trim();
   $("record").value = text;
-  api("/api/load", text);
+  api("/api/load", text, "game-message");
   ev.target.value = "";
 });
 window.addEventListener("resize", placeWorld);

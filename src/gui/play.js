@@ -34,10 +34,17 @@ function playNewGame() {
   return body;
 }
 
-// A clock's time left, whole seconds rounded up: 0:00 only once the
-// time is really out, when the flag falls.
+// Under this much time left a clock shows tenths and turns red, as
+// lichess's do.
+const LOW_MS = 10000;
+
+// A clock's time left, rounded up (whole seconds, tenths under 10 s):
+// 0:00.0 only once the time is really out, when the flag falls.
 function leftText(ms) {
-  return clockText(Math.ceil(Math.max(0, ms) / 1000) * 1000);
+  ms = Math.max(0, ms);
+  if (ms >= LOW_MS) return clockText(Math.ceil(ms / 1000) * 1000);
+  const tenths = Math.ceil(ms / 100);
+  return `0:0${Math.floor(tenths / 10)}.${tenths % 10}`;
 }
 
 function tcText(clock) {
@@ -53,7 +60,7 @@ function drawPlayClocks() {
   if (!view.clock) {
     clocks.classList.remove("countdown");
     clocks.title = "time spent on the game's answers";
-    ["white", "black"].forEach((side) => $(`clock-${side}`).classList.remove("flagged"));
+    ["white", "black"].forEach((side) => $(`clock-${side}`).classList.remove("flagged", "low"));
     return false;
   }
   const c = view.clock;
@@ -68,6 +75,7 @@ function drawPlayClocks() {
     el.dataset.ms = String(Math.max(0, Math.round(ms)));
     el.classList.toggle("running", running);
     el.classList.toggle("flagged", c.flagged === side);
+    el.classList.toggle("low", ms < LOW_MS);
   });
   return true;
 }
@@ -99,7 +107,7 @@ $("tc").addEventListener("change", () => {
   $("tc-custom").classList.toggle("hidden", $("tc").value !== "custom");
 });
 $("level").addEventListener("change", () => {
-  api("/api/settings", { level: Number($("level").value) });
+  api("/api/settings", { level: Number($("level").value) }, "game-message");
 });
 
 // ---- export ----
@@ -110,12 +118,12 @@ async function exportGame() {
   try {
     const res = await fetch("/api/export");
     const text = (await res.text()).trim();
-    if (!res.ok) { showError(text); return; }
+    if (!res.ok) { showError(text, "game-message"); return; }
     exported = text;
     if ($("export-text").value !== text) $("export-text").value = text;
     $("export-box").classList.remove("hidden");
   } catch (e) {
-    showError("the server cannot be reached: " + e);
+    showError("the server cannot be reached: " + e, "game-message");
   }
 }
 
@@ -199,7 +207,10 @@ function openSetup(fromGame) {
   $("setup-mode").value = mode;
   drawPalette();
   drawSetup();
-  $("setup-panel").scrollIntoView({ block: "nearest" });
+  // On a phone the panel is under the table: show the table being set
+  // up, with the palette under it, rather than the panel alone.
+  const narrow = window.matchMedia("(max-width: 700px)").matches;
+  $(narrow ? "board" : "setup-panel").scrollIntoView({ block: narrow ? "start" : "nearest" });
 }
 
 function closeSetup() {
@@ -286,7 +297,16 @@ function drawSetup() {
 $("setup-new").addEventListener("click", () => openSetup(false));
 $("setup-edit").addEventListener("click", () => openSetup(true));
 $("setup-cancel").addEventListener("click", closeSetup);
-$("setup-clear").addEventListener("click", () => { setup.tiles.clear(); drawSetup(); });
+$("setup-clear").addEventListener("click", () => {
+  // Every tile goes back to its pile, as the eraser puts one back: the
+  // set stays whole (a pile never holds more than the set's count).
+  for (const t of setup.tiles.values()) {
+    if (setup.piles[t.piece] < SET[t.piece.toUpperCase()]) setup.piles[t.piece] += 1;
+  }
+  setup.tiles.clear();
+  setup.taken = {};
+  drawSetup();
+});
 $("setup-side").addEventListener("change", () => { setup.side = $("setup-side").value; drawSetup(); });
 $("palette").addEventListener("click", (ev) => {
   const b = ev.target.closest(".pal");
@@ -333,7 +353,10 @@ $("setup-world").addEventListener("click", (ev) => {
 });
 $("setup-use").addEventListener("click", async () => {
   if (!setup) return;
-  const state = await api("/api/setup", { position: setupPosition(), mode: $("setup-mode").value });
+  // The time control and level chosen in the Game panel, as New game
+  // sends them.
+  const body = Object.assign({ position: setupPosition(), mode: $("setup-mode").value }, playNewGame());
+  const state = await api("/api/setup", body, "setup-message");
   if (state) closeSetup();
 });
 window.addEventListener("resize", drawSetup);

@@ -11,6 +11,26 @@ pub(super) fn page(body: &'static str, kind: &'static str) -> Response {
     ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
+/// `value` if `range` holds it, or the one line that refuses it:
+/// "`what` `value``unit` is out of range `start`..=`end``unit`", the same
+/// words for every setting the page may ask for (`unit` is "" or " ms").
+pub(super) fn in_range<T: PartialOrd + std::fmt::Display>(
+    what: &str,
+    value: T,
+    range: &std::ops::RangeInclusive<T>,
+    unit: &str,
+) -> Result<T, String> {
+    if range.contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!(
+            "{what} {value}{unit} is out of range {}..={}{unit}",
+            range.start(),
+            range.end()
+        ))
+    }
+}
+
 /// A refused request: the status and one line saying why.
 pub(super) fn bad(status: StatusCode, why: String) -> Response {
     let line = why.lines().next().unwrap_or("").to_string();

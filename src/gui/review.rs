@@ -14,6 +14,8 @@
 //! value of what was played (`after`). Marks follow Lichess's drops of 0.1, 0.2 and 0.3 on a −1..1
 //! scale, halved on the engine's 0..1 expected result.
 
+use super::view::colour_word;
+use crate::rules::Colour;
 use serde::Serialize;
 
 /// A drop in the mover's expected result (0..1) from this on is an
@@ -117,12 +119,26 @@ pub struct Decision {
 }
 
 impl Decision {
+    /// The side that made the decision.
+    pub fn mover(&self) -> Colour {
+        if self.white_moves {
+            Colour::White
+        } else {
+            Colour::Black
+        }
+    }
+
     /// A decision not yet searched.
     pub fn new(index: usize, ply: usize, white_moves: bool, played: String) -> Decision {
         Decision {
             index,
             ply,
-            side: if white_moves { "white" } else { "black" }.into(),
+            side: colour_word(if white_moves {
+                Colour::White
+            } else {
+                Colour::Black
+            })
+            .into(),
             played_squares: super::study::squares(&played),
             played,
             best: None,
@@ -177,8 +193,8 @@ pub struct Review {
     pub decisions: Vec<Decision>,
     /// How many are searched.
     pub done: usize,
-    /// `running`, `done` or `failed`.
-    pub status: String,
+    /// Where it stands.
+    pub status: ReviewStatus,
     /// Why it failed, in words.
     pub message: String,
     /// The worst mark of each entry of the move list (a draw and its
@@ -193,10 +209,22 @@ pub struct Review {
     pub last_result: Option<Value>,
 }
 
+/// Where a review stands; the page reads it as a word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReviewStatus {
+    /// Its decisions are being searched.
+    Running,
+    /// Every decision is searched and judged.
+    Done,
+    /// A search failed; `message` says why.
+    Failed,
+}
+
 impl Review {
     /// The next decision to search, while running.
     pub fn next(&self) -> Option<usize> {
-        if self.status != "running" {
+        if self.status != ReviewStatus::Running {
             return None;
         }
         self.decisions.iter().position(|d| !d.searched)
@@ -247,8 +275,8 @@ impl Review {
             }
         }
         self.done = self.decisions.iter().filter(|d| d.searched).count();
-        if self.status == "running" && self.done == n {
-            self.status = "done".into();
+        if self.status == ReviewStatus::Running && self.done == n {
+            self.status = ReviewStatus::Done;
         }
     }
 }
@@ -271,7 +299,7 @@ mod tests {
             positions: vec![String::new(); decisions.len()],
             decisions,
             done: 0,
-            status: "running".into(),
+            status: ReviewStatus::Running,
             message: String::new(),
             moves: Vec::new(),
             last_result: None,
@@ -332,7 +360,7 @@ mod tests {
         assert_eq!(d[2].best.as_deref(), Some("0,0-1,0"));
         assert!((d[2].white.unwrap() - 0.2).abs() < 1e-9);
         assert_eq!(r.moves, [None, Some(Mark::Mistake)]);
-        assert_eq!(r.status, "done");
+        assert_eq!(r.status, ReviewStatus::Done);
     }
 
     /// A draw when a step was much better is marked by the value of `@`

@@ -7,8 +7,9 @@
 //! and the game in progress is left as it was. An accepted position starts
 //! a new game whose piles are dealt from a seed, as every new game's are.
 
+use super::clock::{Clock, ClockRequest};
 use super::handlers::{change, parse};
-use super::state::Mode;
+use super::state::{check_level, Mode};
 use super::Shared;
 use crate::rules::Position;
 use axum::body::Bytes;
@@ -28,15 +29,26 @@ struct SetupRequest {
     mode: Mode,
     /// The seed of its deal; the next seed when absent.
     seed: Option<u64>,
+    /// A clock game; absent, the engine has a fixed time per move, as
+    /// for `POST /api/new`.
+    clock: Option<ClockRequest>,
+    /// The engine's level; absent, the level as it stands.
+    level: Option<u8>,
 }
 
 /// `POST /api/setup`: a new game from a set-up position, with the time
-/// control and level as they stand.
+/// control and level the request names, as a new game's: the page sends
+/// what its Game panel has chosen.
 pub(super) async fn post_setup(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
     change(&shared, |state| {
         let request: SetupRequest = parse(&body)?;
         let start: Position = request.position.parse().map_err(|e| format!("{e}"))?;
-        state.new_game_from(start, request.mode, request.seed)
+        let clock = request.clock.map(|c| Clock::new(c.base_ms, c.inc_ms));
+        let clock = clock.transpose()?;
+        let level = request.level.map(check_level).transpose()?;
+        state.new_game_from(start, request.mode, request.seed, clock)?;
+        state.level = level.unwrap_or(state.level);
+        Ok(())
     })
 }
 
@@ -63,7 +75,7 @@ mod tests {
         let mut state = GuiState::new(Mode::White, 100, 40, "chex".into());
         let fen = "k2,2/n1,1/K0,0 b QRRBBNNPPP/qrrbbnpp 0 1";
         state
-            .new_game_from(fen.parse().unwrap(), Mode::Two, None)
+            .new_game_from(fen.parse().unwrap(), Mode::Two, None, None)
             .unwrap();
         assert_eq!(state.seed, 41);
         assert_eq!(state.referee.start().to_string(), fen);

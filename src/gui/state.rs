@@ -3,9 +3,10 @@
 //! only shows what this state says and sends tokens back.
 
 use super::clock::{self, Clock, ClockView};
+use super::view::{colour_word, LastMove, TileView};
 use crate::protocol::client::Info;
 use crate::referee::{Deal, GameRecord, Referee, Side};
-use crate::rules::{Colour, Kind, Move, Piece, Position};
+use crate::rules::{Colour, Kind, Piece, Position};
 use crate::search::skill::FULL_STRENGTH;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -46,15 +47,7 @@ pub const LEVEL_RANGE: std::ops::RangeInclusive<u8> = 1..=FULL_STRENGTH;
 
 /// A level the page may ask for, or why not.
 pub fn check_level(level: u8) -> Result<u8, Refused> {
-    if LEVEL_RANGE.contains(&level) {
-        Ok(level)
-    } else {
-        Err(format!(
-            "level {level} is out of range {}..={}",
-            LEVEL_RANGE.start(),
-            LEVEL_RANGE.end()
-        ))
-    }
+    super::reply::in_range("level", level, &LEVEL_RANGE, "")
 }
 
 /// What the engine is doing. The page reads it as a word: `starting`,
@@ -94,32 +87,6 @@ pub struct EngineView {
     pub info_side: Option<String>,
     /// Its last move, as it answered it.
     pub last_move: Option<String>,
-}
-
-/// A tile as the page draws it.
-#[derive(Clone, Debug, Serialize)]
-pub struct TileView {
-    /// Its file.
-    pub x: i32,
-    /// Its rank.
-    pub y: i32,
-    /// Its letter: upper case White, lower case Black.
-    pub piece: String,
-}
-
-/// The last move as the page highlights it.
-#[derive(Clone, Debug, Serialize)]
-pub struct LastMove {
-    /// The token.
-    pub token: String,
-    /// Where the tile came from; `None` for a placement.
-    pub from: Option<[i32; 2]>,
-    /// Where it went.
-    pub to: [i32; 2],
-    /// Who played it: `white` or `black`.
-    pub by: String,
-    /// True when the engine played it.
-    pub engine: bool,
 }
 
 /// Everything the page shows, sent whole on every change: it is small,
@@ -172,6 +139,12 @@ pub struct View {
     /// The clocks of a game with a base and an increment; `None` when
     /// the engine has a fixed time per move (`movetime`).
     pub clock: Option<ClockView>,
+    /// True while the side to move's time runs: not on a side's first
+    /// turn, which is untimed, nor once the game is over.
+    pub clock_runs: bool,
+    /// True when the game was aborted: a side made no first move in time
+    /// (`reason` says which). `result` stays `*`.
+    pub aborted: bool,
     /// The engine's level, its `Skill` (1 to 6).
     pub level: u8,
     /// Hint, analysis, review and cursor (`hint`, `analysis`, `review`,
@@ -220,18 +193,14 @@ pub struct GuiState {
     pub level: u8,
     /// Hint, analysis, review and the cursor.
     pub study: super::study::Study,
+    /// The side that made no first move in time, once the game was
+    /// aborted for it.
+    aborted: Option<Colour>,
 }
 
 /// The letter of a kind in `colour`'s case.
 fn letter(colour: Colour, kind: Kind) -> String {
     Piece::new(colour, kind).letter().to_string()
-}
-
-fn colour_word(colour: Colour) -> String {
-    match colour {
-        Colour::White => "white".into(),
-        Colour::Black => "black".into(),
-    }
 }
 
 impl GuiState {
@@ -257,6 +226,7 @@ impl GuiState {
             clock: None,
             level: FULL_STRENGTH,
             study: Default::default(),
+            aborted: None,
         }
     }
 
@@ -282,6 +252,9 @@ impl GuiState {
         if let Some(loser) = self.flagged() {
             return Err(format!("the game is over ({})", clock::lost_on_time(loser)));
         }
+        if let Some(side) = self.aborted {
+            return Err(format!("the game was aborted ({})", no_first_move(side)));
+        }
         if self.time_is_up() {
             let us = self.referee.position().side_to_move();
             return Err(format!("{us}'s time is up"));
@@ -303,15 +276,23 @@ impl GuiState {
     /// completed a move (a draw does not), who played the move.
     pub fn played(&mut self, engine: bool) {
         let now = Instant::now();
-        let ms = now.duration_since(self.turn_start).as_millis() as u64;
+        // A drawn tile waiting to be placed: the draw was half a turn,
+        // unless it ended the game.
+        let drew = self.referee.pending().is_some();
+        let us = self.referee.position().side_to_move();
+        let mover = if drew { us } else { us.opposite() };
+        // The mover's first turn is untimed: it costs nothing and earns no
+        // increment, and its answers are recorded as taking no time.
+        let turns = self.turns_of(mover);
+        let untimed = if drew { turns == 0 } else { turns <= 1 };
+        let ms = if untimed {
+            0
+        } else {
+            now.duration_since(self.turn_start).as_millis() as u64
+        };
         self.turn_start = now;
         self.turn_answers_ms.push(ms);
-        if let Some(clock) = &mut self.clock {
-            // A drawn tile waiting to be placed: the draw was half a turn,
-            // unless it ended the game.
-            let drew = self.referee.pending().is_some();
-            let us = self.referee.position().side_to_move();
-            let mover = if drew { us } else { us.opposite() };
+        if let Some(clock) = self.clock.as_mut().filter(|_| !untimed) {
             clock.answered(mover, ms, !drew || self.referee.ending().is_some());
         }
         let played = self.referee.game().moves().len();
@@ -330,16 +311,20 @@ impl GuiState {
     }
 
     /// Starts a new game from a set-up position, its piles dealt from
-    /// `seed` (`None`: the next seed) as a new game's are.
+    /// `seed` (`None`: the next seed) as a new game's are, on `clock`
+    /// (`None`: a fixed time per move). A refused position changes
+    /// nothing.
     pub fn new_game_from(
         &mut self,
         start: Position,
         mode: Mode,
         seed: Option<u64>,
+        clock: Option<Clock>,
     ) -> Result<(), Refused> {
         let seed = seed.unwrap_or(self.seed.wrapping_add(1));
         let deal = Deal::from_seed(&start, seed);
         let referee = Referee::new(start, deal).map_err(|e| e.to_string())?;
+        self.clock = clock;
         self.new_game(mode, None, Some(seed));
         self.referee = referee;
         Ok(())
@@ -362,6 +347,7 @@ impl GuiState {
     fn replaced(&mut self) {
         self.generation += 1;
         self.paused = false;
+        self.aborted = None;
         self.engine.last_move = None;
         self.engine.info = None;
         let played = self.referee.game().moves().len();
@@ -384,6 +370,12 @@ impl GuiState {
             return Err(format!(
                 "{}: the clocks cannot go back; start a new game",
                 clock::lost_on_time(loser)
+            ));
+        }
+        if let Some(side) = self.aborted {
+            return Err(format!(
+                "the game was aborted ({}); start a new game",
+                no_first_move(side)
             ));
         }
         let mut r = self.referee.clone();
@@ -432,7 +424,11 @@ impl GuiState {
         Ok(())
     }
 
-    /// The game as a match record, one JSON line.
+    /// The game as a match record, one JSON line. While the game is
+    /// played the record leaves out the deal, the order of the tiles to
+    /// come, which no player may see; loading it deals from its seed
+    /// again. A deal that is not its seed's (a loaded record's) is kept,
+    /// or the game could not be loaded back.
     pub fn record(&self) -> String {
         let side = |colour: Colour| {
             if self.mode.engine_plays(colour) {
@@ -458,6 +454,10 @@ impl GuiState {
             None => format!("movetime {}", self.movetime),
         };
         record.seed = Some(self.seed);
+        let seeded = Deal::from_seed(self.referee.start(), self.seed) == *self.referee.deal();
+        if !self.is_over() && seeded {
+            record.deal.clear();
+        }
         let mut answers = self.answers_ms.clone();
         if self.referee.pending().is_some() && answers.len() < record.moves.len() {
             answers.push(self.turn_answers_ms.clone());
@@ -487,17 +487,8 @@ impl GuiState {
     pub fn view(&self) -> View {
         let pos = self.referee.position();
         let us = pos.side_to_move();
-        let ending = self.referee.ending();
         let human_turn = !self.is_over() && !self.time_is_up() && !self.mode.engine_plays(us);
-        let tiles = pos
-            .tiles()
-            .iter()
-            .map(|t| TileView {
-                x: t.square.x,
-                y: t.square.y,
-                piece: t.piece.letter().to_string(),
-            })
-            .collect();
+        let tiles = TileView::all(pos);
         // A drawn tile is in the hand, no longer in the pile.
         let pending = self.referee.pending();
         let piles = Colour::ALL.map(|c| {
@@ -510,22 +501,10 @@ impl GuiState {
                 })
                 .collect()
         });
-        let last_move = self.referee.game().moves().last().map(|&mv| {
-            let from = match mv {
-                Move::Step { from, .. } => Some([from.x, from.y]),
-                Move::Place { .. } => None,
-            };
-            let to = mv.to();
-            // A drawn tile does not change the side to move.
-            let by = us.opposite();
-            LastMove {
-                token: mv.to_string(),
-                from,
-                to: [to.x, to.y],
-                by: colour_word(by),
-                engine: self.engine_moves.last().copied().unwrap_or(false),
-            }
-        });
+        let last_move = LastMove::of(
+            &self.referee,
+            self.engine_moves.last().copied().unwrap_or(false),
+        );
         let check_square = if pos.in_check() {
             pos.king_square(us).map(|s| [s.x, s.y])
         } else {
@@ -538,7 +517,7 @@ impl GuiState {
             movetime: self.movetime,
             seed: self.seed,
             position: pos.to_string(),
-            side: colour_word(us),
+            side: colour_word(us).into(),
             tiles,
             piles,
             pending: self.referee.pending().map(|k| letter(us, k)),
@@ -556,7 +535,7 @@ impl GuiState {
             reason: record.reason,
             engine: self.engine.clone(),
             clocks_ms: self.clocks_ms(),
-            thinking_ms: if ending.is_none() && self.flagged().is_none() {
+            thinking_ms: if self.clock_runs() {
                 self.running_ms()
             } else {
                 0
@@ -564,29 +543,62 @@ impl GuiState {
             clock: self
                 .clock
                 .as_ref()
-                .map(|c| c.view((!self.is_over()).then_some(us))),
+                .map(|c| c.view(self.clock_runs().then_some(us))),
+            clock_runs: self.clock_runs(),
+            aborted: self.aborted.is_some(),
             level: self.level,
             study: super::study::StudyView::of(self),
         }
     }
 
-    /// True once the game has ended, on the table or on time.
+    /// True once the game has ended, on the table or on time, or was
+    /// aborted.
     pub fn is_over(&self) -> bool {
-        self.referee.ending().is_some() || self.flagged().is_some()
+        self.referee.ending().is_some() || self.flagged().is_some() || self.aborted.is_some()
     }
 
-    /// The record of the game so far, a flag included.
+    /// The record of the game so far, a flag or an abort included. An
+    /// aborted game stays unfinished (`*`), its `ending` `aborted`.
     fn game_record(&self, white: Side, black: Side) -> GameRecord {
         let mut record = GameRecord::from_referee(&self.referee, white, black);
         if let Some(loser) = self.flagged() {
             record.forfeit_for(loser, "time", clock::lost_on_time(loser));
         }
+        if let Some(side) = self.aborted {
+            record.ending = "aborted".into();
+            record.reason = no_first_move(side);
+        }
         record
     }
 
-    /// How long the answer now running has taken, in ms.
+    /// How many turns `colour` has completed in this game.
+    fn turns_of(&self, colour: Colour) -> usize {
+        let moves = self.referee.game().moves().len();
+        if colour == self.referee.start().side_to_move() {
+            moves.div_ceil(2)
+        } else {
+            moves / 2
+        }
+    }
+
+    /// True when the side to move's turn is timed: it has moved before.
+    fn timed(&self) -> bool {
+        self.turns_of(self.referee.position().side_to_move()) > 0
+    }
+
+    /// True while the side to move's time runs.
+    fn clock_runs(&self) -> bool {
+        !self.is_over() && self.timed()
+    }
+
+    /// How long the answer now running has taken, in ms, as its clock
+    /// counts it: nothing on a side's first turn, which is untimed.
     pub fn running_ms(&self) -> u64 {
-        self.turn_start.elapsed().as_millis() as u64
+        if self.timed() {
+            self.turn_start.elapsed().as_millis() as u64
+        } else {
+            0
+        }
     }
 
     /// The side that lost on time, if one did.
@@ -598,7 +610,7 @@ impl GuiState {
     /// flagged for it.
     pub fn time_is_up(&self) -> bool {
         match &self.clock {
-            Some(c) if !self.is_over() => {
+            Some(c) if !self.is_over() && self.timed() => {
                 c.is_out(self.referee.position().side_to_move(), self.running_ms())
             }
             _ => false,
@@ -606,12 +618,36 @@ impl GuiState {
     }
 
     /// The instant the side to move's clock reaches zero, while a clock
-    /// runs.
+    /// runs, or a person's first move falls due.
     pub fn flag_instant(&self) -> Option<Instant> {
         let clock = self.clock.as_ref().filter(|_| !self.is_over())?;
         let us = self.referee.position().side_to_move();
-        let left = std::time::Duration::from_millis(clock.left_ms(us));
-        Some(self.turn_start + left)
+        let ms = if self.timed() {
+            clock.left_ms(us)
+        } else {
+            clock.first_move_ms()
+        };
+        Some(self.turn_start + std::time::Duration::from_millis(ms))
+    }
+
+    /// True when the side to move in a clock game, a person or the
+    /// engine, has had its first turn for longer than the clock allows
+    /// it: lichess aborts such a game.
+    pub fn first_move_overdue(&self) -> bool {
+        match &self.clock {
+            Some(c) if !self.is_over() && !self.timed() => {
+                self.turn_start.elapsed().as_millis() as u64 >= c.first_move_ms()
+            }
+            _ => false,
+        }
+    }
+
+    /// Aborts the game: the side to move made no first move in time. A
+    /// search running for it is stopped, and its answer dropped.
+    pub fn abort_now(&mut self) {
+        self.aborted = Some(self.referee.position().side_to_move());
+        self.generation += 1;
+        self.touch();
     }
 
     /// Ends the game on the side to move's time. A search running for
@@ -629,6 +665,11 @@ impl GuiState {
     fn restart_clock(&mut self) {
         self.clock = self.clock.as_ref().map(Clock::restarted);
     }
+}
+
+/// Why a game was aborted, in words.
+fn no_first_move(side: Colour) -> String {
+    format!("{side} made no first move")
 }
 
 /// The game dealt from `seed` on the start position.

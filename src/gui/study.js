@@ -27,25 +27,59 @@ function centreOf(sq) { return [sq[0] * CELL + CELL / 2, -sq[1] * CELL + CELL / 
 
 function kindWord(letter) { return NAME[letter.toUpperCase()]; }
 
+// An action in the person's words: `@` is "draw a tile".
+function actionWord(token) { return token === "@" ? "draw a tile" : token; }
+
+// A move of the game as the move list numbers it: "24. … 1,-3-0,-3" for
+// the second move of the list's 24th row. The review, the graph and the
+// cursor all name a decision this way, so their numbers agree.
+function moveLabel(ply, token) {
+  return `${Math.floor(ply / 2) + 1}.${ply % 2 ? " …" : ""} ${actionWord(token)}`;
+}
+
 // ---- marks over the table ----
 
+// Where each kind of mark puts its label on a square, so that marks of
+// different kinds never print over each other: the analysis's ranks top
+// right, the hint top left, a draw's kinds bottom left, the review's
+// better action bottom right.
+const CORNER = { analysis: "tr", hint: "tl", kind: "bl", best: "br", played: "br" };
+
 // One action on the table: an arrow for a step, a marked square for a
-// placement; `label` is drawn beside it.
-function actionMark(token, squares, cls, label, data) {
+// placement. Its label is not drawn here but collected in `labels`
+// (square and corner -> the labels there), so that two actions ending
+// on one square share one label ("R P") rather than hide each other.
+function actionMark(token, squares, cls, label, data, labels) {
   const [from, to] = squares;
   if (!to) return "";
   const attrs = Object.entries(Object.assign({ token }, data))
     .map(([k, v]) => ` data-${k}="${esc(v)}"`).join("");
   const [tx, ty] = centreOf(to);
-  const text = label ? `<text x="${tx + CELL / 2 - 9}" y="${ty - CELL / 2 + 14}">${esc(label)}</text>` : "";
+  if (label) {
+    const key = `${to.join(",")}|${CORNER[cls]}`;
+    if (!labels.has(key)) labels.set(key, { to, corner: CORNER[cls], cls, parts: [] });
+    const parts = labels.get(key).parts;
+    if (!parts.includes(label)) parts.push(label);
+  }
   if (from) {
     const [fx, fy] = centreOf(from);
     const len = Math.hypot(tx - fx, ty - fy) || 1;
     // Stop short of the middle, so the head does not hide the tile.
     const ex = tx - (tx - fx) / len * 14, ey = ty - (ty - fy) / len * 14;
-    return `<g class="mark arrow ${cls}"${attrs}><line x1="${fx}" y1="${fy}" x2="${ex}" y2="${ey}" marker-end="url(#head-${cls})"/>${text}</g>`;
+    return `<g class="mark arrow ${cls}"${attrs}><line x1="${fx}" y1="${fy}" x2="${ex}" y2="${ey}" marker-end="url(#head-${cls})"/></g>`;
   }
-  return `<g class="mark place ${cls}"${attrs}><rect x="${tx - CELL / 2 + 4}" y="${ty - CELL / 2 + 4}" width="${CELL - 8}" height="${CELL - 8}" rx="6"/>${text}</g>`;
+  return `<g class="mark place ${cls}"${attrs}><rect x="${tx - CELL / 2 + 4}" y="${ty - CELL / 2 + 4}" width="${CELL - 8}" height="${CELL - 8}" rx="6"/></g>`;
+}
+
+// The labels collected by actionMark, one text per square and corner.
+function labelTexts(labels) {
+  return [...labels.values()].map(({ to, corner, cls, parts }) => {
+    const [tx, ty] = centreOf(to);
+    const right = corner[1] === "r";
+    const x = right ? tx + CELL / 2 - 3 : tx - CELL / 2 + 3;
+    const y = corner[0] === "t" ? ty - CELL / 2 + 14 : ty + CELL / 2 - 4;
+    return `<text class="label-${cls}" x="${x}" y="${y}" text-anchor="${right ? "end" : "start"}" data-sq="${to.join(",")}">${esc(parts.join(" "))}</text>`;
+  }).join("");
 }
 
 function drawMarks() {
@@ -60,31 +94,39 @@ function drawMarks() {
   const heads = ["analysis", "hint", "best", "played", "kind"].map((c) =>
     `<marker id="head-${c}" class="head-${c}" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker>`).join("");
   const parts = [];
+  const labels = new Map();
   const c = view.cursor;
   const a = view.analysis;
-  if (a && a.on && !a.over) {
-    for (const line of a.lines.slice(0, 3)) {
-      parts.push(actionMark(line.token, line.squares, "analysis", String(line.rank), { rank: line.rank }));
+  const analysing = a && a.on && !a.over;
+  if (analysing) {
+    const top = a.lines.slice(0, 3);
+    for (const line of top) {
+      parts.push(actionMark(line.token, line.squares, "analysis", String(line.rank), { rank: line.rank }, labels));
     }
-    if (a.lines.slice(0, 3).some((l) => l.token === "@")) {
+    // A draw has no square of its own: its rank goes with each kind's
+    // placement ("1:R" — draw, ranked 1, and a rook goes here).
+    const draw = top.find((l) => l.token === "@");
+    if (draw) {
       for (const k of a.kinds) {
-        if (k.best) parts.push(actionMark(k.best, [null, k.to], "kind", k.kind.toUpperCase(), { kind: k.kind, source: "analysis" }));
+        if (k.best) parts.push(actionMark(k.best, [null, k.to], "kind", `${draw.rank}:${k.kind.toUpperCase()}`, { kind: k.kind, source: "analysis", rank: draw.rank }, labels));
       }
     }
   }
+  // The hint is an older answer than the analysis: while the analysis
+  // runs only its marks are drawn, as lichess shows one engine's arrows.
   const h = view.hint;
-  if (h && !c && h.best) {
-    parts.push(actionMark(h.best, h.squares, "hint", "H", { source: "hint" }));
+  if (h && !c && h.best && !analysing) {
+    parts.push(actionMark(h.best, h.squares, "hint", "H", { source: "hint" }, labels));
     for (const k of h.kinds) {
-      if (k.best) parts.push(actionMark(k.best, [null, k.to], "kind", k.kind.toUpperCase(), { kind: k.kind, source: "hint" }));
+      if (k.best) parts.push(actionMark(k.best, [null, k.to], "kind", k.kind.toUpperCase(), { kind: k.kind, source: "hint" }, labels));
     }
   }
   if (c && c.played) {
     const d = view.review && view.review.decisions[c.decision];
-    if (d && d.best && d.best !== d.played) parts.push(actionMark(d.best, d.best_squares, "best", "✓", { source: "review" }));
-    parts.push(actionMark(c.played, c.played_squares, "played", "", { source: "game" }));
+    if (d && d.best && d.best !== d.played) parts.push(actionMark(d.best, d.best_squares, "best", "✓", { source: "review" }, labels));
+    parts.push(actionMark(c.played, c.played_squares, "played", "", { source: "game" }, labels));
   }
-  svg.innerHTML = `<defs>${heads}</defs>` + parts.join("");
+  svg.innerHTML = `<defs>${heads}</defs>` + parts.join("") + labelTexts(labels);
 }
 
 // ---- the panel ----
@@ -103,7 +145,7 @@ function drawHint() {
       (k.searched ? (k.best ? `place <b>${k.best}</b>` : "cannot be placed") : "…") + `</li>`).join("");
     html = `Hint: <b>draw a tile</b> (${pct(h.value)} for ${sideName(h.side)}). Then:<ul class="kinds">${rows}</ul>`;
   } else {
-    html = `Hint: <b>${h.best}</b> (${pct(h.value)} for ${sideName(h.side)})`;
+    html = `Hint: <b>${actionWord(h.best)}</b> (${pct(h.value)} for ${sideName(h.side)})`;
   }
   box.innerHTML = html + (h.status === "thinking" ? " …" : "");
 }
@@ -138,7 +180,12 @@ function drawGraph(r) {
   const dots = r.decisions.map((d) => {
     if (d.white === null) return "";
     const cls = ["pt", d.mark || "", d.index === cur ? "cur" : ""].join(" ");
-    return `<circle class="${cls}" cx="${x(d.index).toFixed(1)}" cy="${y(d.white).toFixed(1)}" r="${d.mark || d.index === cur ? 4.5 : 2.5}" data-decision="${d.index}" data-white="${d.white}"${d.mark ? ` data-mark="${d.mark}"` : ""}><title>${d.index + 1}. ${sideName(d.side)} ${d.played}: White ${pct(d.white)}${d.mark ? " — " + d.mark : ""}</title></circle>`;
+    // The point is White's value where the decision began; the tooltip
+    // gives it as "before" and the value of the action played beside it.
+    const after = d.after && d.after.expected !== undefined
+      ? (d.side === "white" ? d.after.expected : 1 - d.after.expected) : null;
+    const tip = `${moveLabel(d.ply, d.played)} (${sideName(d.side)}): White ${pct(d.white)} before, ${pct(after)} after${d.mark ? " — " + d.mark : ""}`;
+    return `<circle class="${cls}" cx="${x(d.index).toFixed(1)}" cy="${y(d.white).toFixed(1)}" r="${d.mark || d.index === cur ? 4.5 : 2.5}" data-decision="${d.index}" data-white="${d.white}"${d.mark ? ` data-mark="${d.mark}"` : ""}><title>${esc(tip)}</title></circle>`;
   }).join("");
   box.innerHTML = `<svg id="graph-svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" data-n="${n}">` +
     `<rect class="bg" x="0" y="0" width="${W}" height="${H}"/><line class="mid" x1="0" x2="${W}" y1="${y(0.5)}" y2="${y(0.5)}"/>` +
@@ -165,8 +212,8 @@ function drawReview() {
   const c = view.cursor;
   const d = c && r.decisions[c.decision];
   $("review-detail").innerHTML = d && d.searched
-    ? `${sideName(d.side)} played <b>${d.played}</b> (${pct(d.after && d.after.expected)})` +
-      (d.best && d.best !== d.played ? `; better <b>${d.best}</b> (${pct(d.before && d.before.expected)})` : "; the best") +
+    ? `${moveLabel(d.ply, d.played)}: ${sideName(d.side)} ${d.played === "@" ? "drew a tile" : `played <b>${d.played}</b>`} (${pct(d.after && d.after.expected)})` +
+      (d.best && d.best !== d.played ? `; better <b>${actionWord(d.best)}</b> (${pct(d.before && d.before.expected)})` : "; the best") +
       (d.mark ? ` — <span class="m ${d.mark}">${d.mark}</span>` : "")
     : "";
 }
@@ -175,8 +222,10 @@ function drawCursor() {
   const c = view.cursor;
   const total = c ? c.decisions : null;
   $("cursor-bar").classList.toggle("hidden", view.moves.length === 0);
+  // Named as the move list and the graph name it: the move about to be
+  // played here, and the decision counted from 1.
   $("cursor-text").textContent = c
-    ? `at decision ${c.decision} of ${total} (move ${c.ply + 1}, ${sideName(c.side)} to ${c.pending ? "place" : "move"})`
+    ? `before ${c.played ? moveLabel(c.ply, c.played) : "the end"} (decision ${c.decision + 1} of ${total}, ${sideName(c.side)} to ${c.pending ? "place" : "move"})`
     : "the game as it stands";
   document.body.classList.toggle("at-cursor", !!c);
   // The move list: each move's mark, and the one the cursor is on.
@@ -244,14 +293,14 @@ function step(by) {
   if (d !== at) cursorTo(d >= n ? null : d);
 }
 
-$("hint-btn").addEventListener("click", () => api("/api/hint", {}));
+$("hint-btn").addEventListener("click", () => api("/api/hint", {}, "study-message"));
 $("analysis-on").addEventListener("change", (ev) => {
   analysisPaused = false;
-  api("/api/analysis", { on: ev.target.checked });
+  api("/api/analysis", { on: ev.target.checked }, "study-message");
 });
 $("review-btn").addEventListener("click", () => {
   const ms = Number($("review-ms").value) || 250;
-  api("/api/review", { movetime: ms });
+  api("/api/review", { movetime: ms }, "study-message");
 });
 $("cur-start").addEventListener("click", () => cursorTo(0));
 $("cur-prev").addEventListener("click", () => step(-1));

@@ -11,8 +11,12 @@
 //! from this view.
 
 use super::handlers::{change, parse};
-use super::review::{Decision, Review, Value, REVIEW_MOVETIME, REVIEW_MOVETIME_RANGE};
-use super::state::{GuiState, LastMove, TileView};
+use super::reply::in_range;
+use super::review::{
+    Decision, Review, ReviewStatus, Value, REVIEW_MOVETIME, REVIEW_MOVETIME_RANGE,
+};
+use super::state::GuiState;
+use super::view::{colour_word, LastMove, TileView};
 use super::Shared;
 use crate::protocol::client::{Info, Score};
 use crate::referee::Referee;
@@ -57,13 +61,6 @@ pub fn with_move(position: &str, token: &str) -> String {
     }
 }
 
-fn colour_word(colour: Colour) -> &'static str {
-    match colour {
-        Colour::White => "white",
-        Colour::Black => "black",
-    }
-}
-
 /// What to do if a draw brings one kind: its chance and best placement.
 #[derive(Clone, Debug, Serialize)]
 pub struct KindAdvice {
@@ -99,6 +96,30 @@ pub fn kinds_of(side: Colour, pile: Pile) -> Vec<KindAdvice> {
         .collect()
 }
 
+/// Where a hint stands; the page reads it as a word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HintStatus {
+    /// The engine is searching it.
+    Thinking,
+    /// Found: `best` is the action.
+    Done,
+    /// The search failed; `message` says why.
+    Failed,
+}
+
+/// What the engine searches for study; the page shows it as a word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StudyJob {
+    /// A hint for the person's turn.
+    Hint,
+    /// The analysis of the position shown.
+    Analysis,
+    /// The review of the game.
+    Review,
+}
+
 /// A hint for the person's turn.
 #[derive(Clone, Debug, Serialize)]
 pub struct Hint {
@@ -110,8 +131,8 @@ pub struct Hint {
     pub at: usize,
     /// The mover: `white` or `black`.
     pub side: String,
-    /// `thinking`, `done` or `failed`.
-    pub status: String,
+    /// Where it stands.
+    pub status: HintStatus,
     /// Why it failed, in words.
     pub message: String,
     /// The best action.
@@ -206,9 +227,9 @@ pub struct Study {
     pub review: Option<Review>,
     /// The decision the table shows, `None` for the game as it stands.
     pub cursor: Option<usize>,
-    /// What the engine searches for study now: `hint`, `analysis` or
-    /// `review`; `None` when it does nothing for study.
-    pub job: Option<&'static str>,
+    /// What the engine searches for study now; `None` when it does
+    /// nothing for study.
+    pub job: Option<StudyJob>,
 }
 
 impl Study {
@@ -285,7 +306,7 @@ pub struct StudyView {
     /// The position the table shows when it is not the game's last.
     pub cursor: Option<CursorView>,
     /// What the engine searches for study now.
-    pub study_job: Option<&'static str>,
+    pub study_job: Option<StudyJob>,
     /// The game's decisions so far (a draw and its placement are two):
     /// where the cursor may go.
     pub decisions: usize,
@@ -392,41 +413,14 @@ fn cursor_view(state: &GuiState, c: usize) -> Option<CursorView> {
     let r = referee_at(&state.referee, c)?;
     let pos = r.position();
     let us = pos.side_to_move();
-    let last_move = r.game().moves().last().map(|&mv| {
-        let from = match mv {
-            Move::Step { from, .. } => Some([from.x, from.y]),
-            Move::Place { .. } => None,
-        };
-        let to = mv.to();
-        // A drawn tile does not change the side to move.
-        let by = if r.pending().is_some() {
-            us
-        } else {
-            us.opposite()
-        };
-        LastMove {
-            token: mv.to_string(),
-            from,
-            to: [to.x, to.y],
-            by: colour_word(by).into(),
-            engine: false,
-        }
-    });
+    let last_move = LastMove::of(&r, false);
     let played = full.get(c).cloned();
     Some(CursorView {
         decision: c,
         decisions: full.len(),
         ply: r.game().moves().len(),
         side: colour_word(us).into(),
-        tiles: pos
-            .tiles()
-            .iter()
-            .map(|t| TileView {
-                x: t.square.x,
-                y: t.square.y,
-                piece: t.piece.letter().to_string(),
-            })
-            .collect(),
+        tiles: TileView::all(pos),
         pending: r.pending().map(|k| Piece::new(us, k).letter().to_string()),
         last_move,
         check_square: if pos.in_check() {
@@ -453,7 +447,7 @@ pub fn ask_hint(state: &mut GuiState) -> Result<(), String> {
     }
     let at = state.referee.full_tokens().len();
     if let Some(h) = &state.study.hint {
-        if h.generation == state.generation && h.at == at && h.status != "failed" {
+        if h.generation == state.generation && h.at == at && h.status != HintStatus::Failed {
             // Asked twice: the first is coming, or here.
             return Ok(());
         }
@@ -463,7 +457,7 @@ pub fn ask_hint(state: &mut GuiState) -> Result<(), String> {
         generation: state.generation,
         at,
         side: colour_word(side).into(),
-        status: "thinking".into(),
+        status: HintStatus::Thinking,
         message: String::new(),
         best: None,
         squares: [None, None],
@@ -475,13 +469,7 @@ pub fn ask_hint(state: &mut GuiState) -> Result<(), String> {
 
 /// Starts a review of the game so far, `movetime` ms a decision.
 pub fn start_review(state: &mut GuiState, movetime: u64) -> Result<(), String> {
-    if !REVIEW_MOVETIME_RANGE.contains(&movetime) {
-        return Err(format!(
-            "review movetime {movetime} is out of range {}..={} ms",
-            REVIEW_MOVETIME_RANGE.start(),
-            REVIEW_MOVETIME_RANGE.end()
-        ));
-    }
+    let movetime = in_range("review movetime", movetime, &REVIEW_MOVETIME_RANGE, " ms")?;
     let full = state.referee.full_tokens();
     if full.is_empty() {
         return Err("there is nothing to review: no move has been played".into());
@@ -502,12 +490,7 @@ pub fn start_review(state: &mut GuiState, movetime: u64) -> Result<(), String> {
         r.play(token).map_err(|e| e.to_string())?;
     }
     let last_result = decisions.last().and_then(|d| {
-        let colour = if d.side == "white" {
-            Colour::White
-        } else {
-            Colour::Black
-        };
-        let score = state.referee.score(colour)?;
+        let score = state.referee.score(d.mover())?;
         let wdl = if score > 0.75 {
             [1000, 0, 0]
         } else if score < 0.25 {
@@ -525,7 +508,7 @@ pub fn start_review(state: &mut GuiState, movetime: u64) -> Result<(), String> {
         movetime,
         decisions,
         done: 0,
-        status: "running".into(),
+        status: ReviewStatus::Running,
         message: String::new(),
         moves: Vec::new(),
         positions,

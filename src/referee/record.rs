@@ -32,7 +32,11 @@ pub struct GameRecord {
     pub seed: Option<u64>,
     /// The start: `startpos` or a position string.
     pub start: String,
-    /// The order of both piles (see [`Deal`]).
+    /// The order of both piles (see [`Deal`]). Empty, and not written,
+    /// in a game saved while it is played (the GUI's "Save game"): the
+    /// order of the tiles to come is hidden information, and the deal is
+    /// then the one `seed` gives.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub deal: String,
     /// Who played White.
     pub white: Side,
@@ -169,20 +173,34 @@ impl GameRecord {
         serde_json::from_str(line).map_err(|e| RecordError::Json(e.to_string()))
     }
 
-    /// Replays the record on its deal with the rules core, refusing any
-    /// move the referee would have refused.
-    pub fn referee(&self) -> Result<Referee, RecordError> {
-        let start = if self.start == "startpos" {
-            Position::startpos()
+    /// The position the game started from.
+    pub fn start_position(&self) -> Result<Position, RecordError> {
+        if self.start == "startpos" {
+            Ok(Position::startpos())
         } else {
             self.start
                 .parse()
-                .map_err(|e| RecordError::Setup(format!("{e}")))?
+                .map_err(|e| RecordError::Setup(format!("{e}")))
+        }
+    }
+
+    /// Replays the record on its deal with the rules core, refusing any
+    /// move the referee would have refused. A record without its deal is
+    /// dealt from its seed.
+    pub fn referee(&self) -> Result<Referee, RecordError> {
+        let start = self.start_position()?;
+        let deal: Deal = match (self.deal.is_empty(), self.seed) {
+            (true, Some(seed)) => Deal::from_seed(&start, seed),
+            (true, None) => {
+                return Err(RecordError::Setup(
+                    "no deal, and no seed to deal from".into(),
+                ))
+            }
+            (false, _) => self
+                .deal
+                .parse()
+                .map_err(|e| RecordError::Setup(format!("{e}")))?,
         };
-        let deal: Deal = self
-            .deal
-            .parse()
-            .map_err(|e| RecordError::Setup(format!("{e}")))?;
         let mut referee =
             Referee::new(start, deal).map_err(|e| RecordError::Setup(e.to_string()))?;
         for (i, token) in self.moves.iter().enumerate() {

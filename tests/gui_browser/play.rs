@@ -107,15 +107,15 @@ fn engine_refusal(position: &str) -> String {
 }
 
 /// A clock game lost on time: a custom clock of 3 s, the person plays
-/// White and does not move. The page counts White's clock down with no
-/// new view, the server flags it with no request, and the page shows
-/// 0-1, the reason and 0:00; a move is then refused with the reason.
+/// White. Neither clock runs on its side's first turn (lichess's rule);
+/// after the engine's first answer White's clock runs and the person does
+/// not move. The page counts it down with no new view, in tenths and red
+/// under 10 s, the server flags it with no request, and the page shows
+/// 0-1, the reason and 0:00.0; a move is then refused with the reason.
 #[test]
 fn a_clock_game_ends_on_the_flag() {
     ensure_browser();
     let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
-    // The engine started first, so that nothing changes the view while
-    // the person's clock runs.
     gui.wait_for(20, "the engine", |s| s["engine"]["status"] == "ready");
     let browser = open(&gui);
     browser.click("#mode option[value=white]");
@@ -124,40 +124,60 @@ fn a_clock_game_ends_on_the_flag() {
     browser.type_into("#tc-base", "3");
     browser.type_into("#tc-inc", "0");
     browser.click("#new");
-    let started = Instant::now();
     let state = gui.wait_for(10, "the clock game", |s| s["clock"]["base_ms"] == 3000);
     assert_eq!(state["clock"]["inc_ms"], 0);
-    assert_eq!(state["clock"]["running"], "white");
+    assert!(state["clock"]["running"].is_null(), "{state}");
     assert_eq!(state["mode"], "white");
+
+    // The first turns, White's by clicks and Black's the engine's, cost
+    // no time.
+    browser.wait(
+        "the draw offered",
+        "return !document.querySelector('#draw').disabled;",
+    );
+    browser.click("#draw");
+    browser.click("#world .sq.legal[data-sq='0,0']");
+    let state = gui.wait_for(30, "the engine's reply", |s| {
+        moves(s).len() == 2 && s["human_turn"] == true
+    });
+    let started = Instant::now();
+    assert_eq!(state["clock"]["left_ms"], json!([3000, 3000]), "{state}");
+    assert_eq!(state["clock"]["running"], "white");
     let version = state["version"].as_u64().unwrap();
 
-    // The page counts down between views: no view comes while White
-    // thinks, yet its clock goes from 0:03 down.
+    // The page counts down between views, in tenths, red: no view comes
+    // while White thinks.
     browser.wait(
         "White's clock running",
         "return document.querySelector('#clock-white').classList.contains('running');",
     );
     browser.wait(
-        "the countdown",
-        "return document.querySelector('#clock-white').textContent === '0:02';",
+        "the countdown in tenths",
+        "const t = document.querySelector('#clock-white').textContent;
+         return /^0:0[12]\\.\\d$/.test(t);",
     );
-    assert_eq!(browser.text("#clock-black"), "0:03");
+    assert_eq!(
+        browser.read("return document.querySelector('#clock-white').classList.contains('low');"),
+        true
+    );
+    assert_eq!(browser.text("#clock-black"), "0:03.0");
     assert!(
         started.elapsed() < Duration::from_millis(2900),
         "the flag is not yet due"
     );
     assert_eq!(gui.state()["version"].as_u64().unwrap(), version);
 
-    // The flag: nothing was sent since the new game.
+    // The flag: nothing was sent since the engine's answer.
     browser.wait(
         "the flag on the page",
         "return document.querySelector('#result').textContent.startsWith('0-1');",
     );
+    // `started` is when the test saw the engine's answer, which may be a
+    // few hundred ms after the clock started on a loaded machine.
     let waited = started.elapsed();
-    assert!(waited >= Duration::from_millis(2900), "{waited:?}");
+    assert!(waited >= Duration::from_millis(2400), "{waited:?}");
     assert_eq!(browser.text("#result"), "0-1 — White lost on time");
-    assert_eq!(browser.text("#clock-white"), "0:00");
-    assert_eq!(browser.text("#clock-black"), "0:03");
+    assert_eq!(browser.text("#clock-white"), "0:00.0");
     assert_eq!(
         browser
             .read("return document.querySelector('#clock-white').classList.contains('flagged');"),
@@ -166,7 +186,7 @@ fn a_clock_game_ends_on_the_flag() {
     let state = gui.state();
     assert_eq!(state["result"], "0-1");
     assert_eq!(state["reason"], "White lost on time");
-    assert_eq!(state["clock"]["left_ms"], json!([0, 3000]));
+    assert_eq!(state["clock"]["left_ms"][0], 0);
     assert!(legal(&state).is_empty());
 
     // A move after the flag: the Draw button is off and does nothing, the
@@ -185,7 +205,7 @@ fn a_clock_game_ends_on_the_flag() {
         "return document.querySelector('#message').textContent \
          === 'error: the game is over (White lost on time)';",
     );
-    assert!(moves(&gui.state()).is_empty());
+    assert_eq!(moves(&gui.state()).len(), 2);
     let record = gui.get("/api/record").json();
     assert_eq!(record["tc"], "tc 3+0");
     assert_eq!(record["result"], "0-1");
@@ -256,7 +276,10 @@ fn the_engine_is_given_the_clocks() {
             .iter()
             .map(|a| a.as_u64().unwrap())
             .sum();
-        assert_eq!(left(side), 303_000 - spent, "{record} {state}");
+        // Each side's first turn is untimed (lichess's rule): it costs
+        // nothing and earns no increment.
+        assert_eq!(spent, 0, "{record}");
+        assert_eq!(left(side), 300_000, "{record} {state}");
     }
     // The page shows the engine's clock as the server keeps it, and
     // White's running.
@@ -492,7 +515,7 @@ fn an_illegal_setup_is_refused_with_the_parsers_reason() {
         browser.wait(
             "the refusal",
             &format!(
-                "return document.querySelector('#message').textContent === {};",
+                "return document.querySelector('#setup-message').textContent === {};",
                 json!(format!("error: {reason}"))
             ),
         );
@@ -517,4 +540,187 @@ fn an_illegal_setup_is_refused_with_the_parsers_reason() {
     browser.click("#setup-edit");
     let position = gui.state()["position"].as_str().unwrap().to_string();
     assert_eq!(browser.text("#setup-fen"), position);
+}
+
+/// Waits until the message `text` is shown where the person looks: in a
+/// message box inside the window, on top at its middle, and within 80 px
+/// of `control`, the control that caused it.
+fn assert_message_beside(browser: &Browser, text: &str, control: &str) {
+    browser.wait(
+        &format!("{text:?} in sight beside {control}"),
+        &format!(
+            "const box = [...document.querySelectorAll('.message')].find(e => e.textContent === {text});
+             if (!box) return false;
+             const r = box.getBoundingClientRect();
+             const c = document.querySelector({control}).getBoundingClientRect();
+             const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+             const seen = r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight
+               && hit !== null && (hit === box || box.contains(hit));
+             return seen && Math.max(r.top - c.bottom, c.top - r.bottom) < 80;",
+            text = json!(text),
+            control = json!(control)
+        ),
+    );
+}
+
+/// Issue 55: an error shows beside the control that caused it, in sight:
+/// a setup refused (Black's king taken out of the set) beside "Use this
+/// position", and "Load text" of text that is no record beside "Load
+/// text". The editor with its refusal is photographed.
+#[test]
+fn errors_show_beside_the_control_that_caused_them() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "7", "--movetime", "300"]);
+    let browser = open(&gui);
+    browser.resize(1280, 800);
+    browser.click("#setup-new");
+    browser.find("#setup-panel:not(.hidden)");
+    browser.type_into("#setup-piles input[data-pile='k']", "0");
+    let fen = browser.text("#setup-fen");
+    let reason = engine_refusal(&fen);
+    browser.click("#setup-use");
+    assert_message_beside(&browser, &format!("error: {reason}"), "#setup-use");
+    let shot = super::screenshot_dir().join("chex-gui-setup-refused-1280x800.png");
+    browser.screenshot(&shot);
+    eprintln!("screenshot: {}", shot.display());
+    browser.click("#setup-cancel");
+
+    browser.type_into("#record", "not json at all");
+    let why = gui.post("/api/load", "not json at all").body;
+    browser.click("#load");
+    assert_message_beside(&browser, why.trim(), "#load");
+}
+/// Issue 55: "Clear the table" puts the tiles back in the set, as the
+/// eraser does, and a game from a set-up position runs on the time
+/// control chosen in the Game panel (3+2), not a fixed time per move.
+#[test]
+fn the_editor_clears_into_the_set_and_keeps_the_clock_chosen() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "7", "--movetime", "300"]);
+    let browser = open(&gui);
+    browser.click("#tc option[value='180+2']");
+    browser.click("#setup-new");
+    put(&browser, "K", "0,0");
+    put(&browser, "q", "1,1");
+    browser.click("#setup-clear");
+    let full = "- w KQRRBBNNPPPPPPPP/kqrrbbnnpppppppp 0 1";
+    browser.wait(
+        "the cleared position",
+        &format!("return document.querySelector('#setup-fen').textContent === '{full}';"),
+    );
+    put(&browser, "K", "0,0");
+    put(&browser, "n", "1,1");
+    put(&browser, "k", "2,2");
+    browser.click("#setup-mode option[value='two']");
+    browser.click("#setup-use");
+    browser.find("#setup-panel.hidden");
+    let state = gui.state();
+    assert_eq!(state["clock"]["base_ms"], 180_000, "{state}");
+    assert_eq!(state["clock"]["inc_ms"], 2_000, "{state}");
+    browser.wait(
+        "the clock in the game's line",
+        "return document.querySelector('#gameinfo').textContent.includes('clock 180 s + 2 s');",
+    );
+
+    // On a phone, opening the editor keeps its table in sight, with the
+    // palette under it.
+    browser.resize(390, 844);
+    browser.click("#setup-new");
+    browser.find("#setup-panel:not(.hidden)");
+    std::thread::sleep(Duration::from_millis(300));
+    let sight = browser.read(
+        "const b = document.querySelector('#board').getBoundingClientRect();
+         const p = document.querySelector('#palette').getBoundingClientRect();
+         return { board: b.top, boardBottom: b.bottom, palette: p.top, inner: window.innerHeight };",
+    );
+    let at = |k: &str| sight[k].as_f64().unwrap();
+    assert!(at("board") >= -1.0 && at("board") < 100.0, "{sight}");
+    assert!(at("palette") < at("inner"), "{sight}");
+}
+/// Issue 55, clocks as lichess runs them: on a fresh page with a fixed
+/// time per move no clock runs; in a clock game neither side's clock
+/// runs before its first move, and a game where White makes no first
+/// move (in 30 s, or the base time when shorter) is aborted, not lost on
+/// time.
+#[test]
+fn no_clock_runs_before_a_first_move_and_a_game_without_one_is_aborted() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
+    gui.wait_for(20, "the engine", |s| s["engine"]["status"] == "ready");
+    let browser = open(&gui);
+    std::thread::sleep(Duration::from_millis(1500));
+    for side in ["white", "black"] {
+        assert_eq!(browser.text(&format!("#clock-{side}")), "0:00");
+    }
+    assert!(browser.find_all("#clocks b.running").is_empty());
+
+    browser.click("#mode option[value=white]");
+    browser.click("#tc option[value=custom]");
+    browser.type_into("#tc-base", "3");
+    browser.type_into("#tc-inc", "0");
+    browser.click("#new");
+    let started = Instant::now();
+    gui.wait_for(10, "the clock game", |s| s["clock"]["base_ms"] == 3000);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(browser.text("#clock-white"), "0:03.0");
+    assert!(browser.find_all("#clocks b.running").is_empty());
+    browser.wait(
+        "the abort on the page",
+        "return document.querySelector('#result').textContent.startsWith('Aborted');",
+    );
+    assert!(started.elapsed() >= Duration::from_millis(2900));
+    let state = gui.state();
+    assert_eq!(state["result"], "*", "{state}");
+    assert_eq!(state["aborted"], true, "{state}");
+    assert_eq!(state["clock"]["left_ms"], json!([3000, 3000]));
+    assert!(state["clock"]["flagged"].is_null());
+    assert!(legal(&state).is_empty());
+    assert_eq!(browser.text("#clock-white"), "0:03.0");
+    assert_eq!(
+        browser.read("return document.querySelector('#draw').disabled;"),
+        true
+    );
+}
+
+/// Issue 55: "Save game" while the game is played writes no deal (the
+/// order of the tiles to come), and the saved game loads back to the same
+/// position; once the game is over (here aborted) the record has it.
+#[test]
+fn a_game_saved_while_played_hides_the_deal() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
+    for _ in 0..2 {
+        let state = gui.ok("/api/move", r#"{"token":"@"}"#);
+        let placement = legal(&state)[0].clone();
+        gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
+    }
+    let before = game_of(&gui.state());
+    let browser = open(&gui);
+    browser.click("#save");
+    browser.wait(
+        "the saved record",
+        "return document.querySelector('#record').value.includes('\"moves\"');",
+    );
+    let saved = browser.read("return document.querySelector('#record').value;");
+    let saved = saved.as_str().unwrap().to_string();
+    assert!(!saved.contains("\"deal\""), "{saved}");
+    gui.ok("/api/new", r#"{"mode":"two","seed":1}"#);
+    browser.click("#load");
+    browser.wait(
+        "the loaded game",
+        "return document.querySelectorAll('#world .tile').length === 2;",
+    );
+    assert_eq!(game_of(&gui.state()), before);
+
+    gui.ok(
+        "/api/new",
+        r#"{"mode":"two","seed":3,"clock":{"base_ms":1000,"inc_ms":0}}"#,
+    );
+    gui.wait_for(10, "the abort", |s| s["aborted"] == true);
+    browser.click("#save");
+    browser.wait(
+        "the record of the aborted game",
+        "return document.querySelector('#record').value.includes('\"deal\"');",
+    );
 }

@@ -6,7 +6,7 @@
 //! its points and the arrow keys. Each saves screenshots at 1280×800 and
 //! 390×844 and checks that the page stays usable at both.
 
-use super::gui_common::{legal, Gui};
+use super::gui_common::{legal, moves, Gui};
 use super::{engine_says, ensure_browser, page_tiles, photograph_and_check, tiles_of, Browser};
 use serde_json::{json, Value};
 use std::process::{Command, Stdio};
@@ -550,4 +550,342 @@ fn a_review_of_a_match_record_marks_the_drops_and_the_cursor_steps() {
     ];
     photograph_and_check(&browser, "review", (1280, 800), &controls, "#board");
     photograph_and_check(&browser, "review", (390, 844), &controls, "#study-panel");
+}
+
+/// Issue 55: nothing is played while the table shows an earlier decision.
+/// Looking back, the Draw button is off and a click on it draws nothing;
+/// with a tile drawn and the table looking back, the prompt says to go
+/// back to the game (no square is highlighted there, as it would claim),
+/// and its button brings the game back with the squares to place on.
+#[test]
+fn nothing_is_played_while_looking_back() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
+    place_turns(&gui, 2);
+    let browser = Browser::start();
+    browser.go(&gui.url());
+    browser.wait(
+        "the page",
+        "return document.querySelectorAll('#world .tile').length === 2;",
+    );
+    browser.click("#cur-prev");
+    wait_state(&gui, 10, "the cursor", |s| !s["cursor"].is_null());
+    page_caught_up(&browser, &gui);
+    assert_eq!(
+        browser.read("return document.querySelector('#draw').disabled;"),
+        true
+    );
+    browser.click("#draw");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(moves(&gui.state()).len(), 2);
+
+    // Back to the game, a tile drawn, then a look back.
+    browser.click("#cur-end");
+    wait_state(&gui, 10, "the game", |s| s["cursor"].is_null());
+    page_caught_up(&browser, &gui);
+    browser.click("#draw");
+    let state = wait_state(&gui, 10, "the draw", |s| s["pending"].is_string());
+    press(&browser, LEFT);
+    wait_state(&gui, 10, "the cursor", |s| !s["cursor"].is_null());
+    page_caught_up(&browser, &gui);
+    assert!(browser.find_all("#world .sq.legal").is_empty());
+    let prompt = browser.text("#hint");
+    assert!(!prompt.contains("highlighted"), "{prompt}");
+    assert!(prompt.contains("Back to the game"), "{prompt}");
+    browser.click("#hint .back-to-game");
+    wait_state(&gui, 10, "the game", |s| s["cursor"].is_null());
+    browser.wait(
+        "the squares to place on",
+        &format!(
+            "return document.querySelectorAll('#world .sq.legal').length === {};",
+            legal(&state).len()
+        ),
+    );
+    assert!(browser.text("#hint").contains("highlighted"));
+}
+
+/// Draws the page's view as it is with `overrides` put over it (fields of
+/// the view: a hint, an analysis, a review), as if the server had sent
+/// it; later views from the server are ignored until `resume`.
+fn show_with(browser: &Browser, overrides: &Value) {
+    browser.read(&format!(
+        "render(Object.assign({{}}, view, {overrides}, {{ version: 1e9 }})); return true;"
+    ));
+}
+
+/// Lets the page take the server's views again.
+fn resume(browser: &Browser) {
+    browser.read("view.version = -1; return true;");
+}
+
+/// The labels over the table: (square, text, box).
+fn mark_labels(browser: &Browser) -> Vec<Value> {
+    browser
+        .read(
+            "return [...document.querySelectorAll('#study-marks text')].map(t => {
+               const r = t.getBoundingClientRect();
+               return { sq: t.dataset.sq, text: t.textContent, l: r.left, r: r.right, t: r.top, b: r.bottom };
+             });",
+        )
+        .as_array()
+        .expect("a list")
+        .clone()
+}
+
+/// Issue 55: marks that hid each other, and numbers that disagreed. A
+/// hint to draw whose rook and pawn go on one square shows both letters;
+/// with the analysis on, the old hint's marks go, the draw's rank is on
+/// the table with its kinds, and no label covers another. The review
+/// says "draw a tile", not "@", and names a decision as the move list
+/// does, as the graph's tooltip and the cursor do; the tooltip gives the
+/// value before the move and after it.
+#[test]
+fn marks_do_not_hide_each_other_and_numbers_agree() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
+    place_turns(&gui, 3);
+    let state = gui.state();
+    let tokens = moves(&state);
+    let browser = Browser::start();
+    browser.resize(1280, 800);
+    browser.go(&gui.url());
+    browser.wait(
+        "the page",
+        "return document.querySelectorAll('#world .tile').length === 3;",
+    );
+    let kind = |k: &str, sq: [i32; 2]| {
+        json!({"kind": k, "count": 2, "chance": 0.25, "best": format!("{k}@{},{}", sq[0], sq[1]),
+               "to": sq, "value": 0.5, "searched": true})
+    };
+    let side = state["side"].as_str().unwrap();
+    let (r, p, b, n) = if side == "white" {
+        ("R", "P", "B", "N")
+    } else {
+        ("r", "p", "b", "n")
+    };
+    let hint = json!({"side": side, "status": "done", "message": "", "best": "@",
+        "squares": [null, null], "value": 0.5,
+        "kinds": [kind(r, [0, 1]), kind(p, [0, 1]), kind(b, [1, -2]), kind(n, [1, -2])]});
+    show_with(&browser, &json!({ "hint": hint }));
+    let labels = mark_labels(&browser);
+    for (sq, a, b) in [("0,1", "R", "P"), ("1,-2", "B", "N")] {
+        let text = labels
+            .iter()
+            .find(|l| l["sq"] == sq)
+            .unwrap_or_else(|| panic!("no label on {sq}: {labels:?}"))["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(text.contains(a) && text.contains(b), "{sq}: {text:?}");
+    }
+
+    let line = |rank: u32, token: &str, squares: Value| {
+        json!({"rank": rank, "token": token, "squares": squares, "value": 0.5, "wdl": null,
+               "score": null, "nodes": 100, "pv": ""})
+    };
+    let analysis = json!({"on": true, "position": "position startpos", "side": side,
+        "over": false, "white": 0.5, "white_wdl": null, "message": "",
+        "lines": [line(1, "@", json!([null, null])), line(2, "0,0-0,1", json!([[0, 0], [0, 1]])),
+                  line(3, "0,0-1,-2", json!([[0, 0], [1, -2]]))],
+        "kinds": [kind(r, [0, 1]), kind(b, [1, -2])]});
+    show_with(&browser, &json!({ "hint": hint, "analysis": analysis }));
+    let marks = page_marks(&browser);
+    assert!(
+        !marks.iter().any(|m| m["source"] == "hint"),
+        "the old hint is still drawn: {marks:?}"
+    );
+    assert!(
+        marks
+            .iter()
+            .any(|m| m["source"] == "analysis" && m["rank"] == "1"),
+        "the draw has no rank on the table: {marks:?}"
+    );
+    let labels = mark_labels(&browser);
+    assert!(
+        labels
+            .iter()
+            .any(|l| l["text"].as_str().unwrap().contains("1:")),
+        "{labels:?}"
+    );
+    let num = |l: &Value, k: &str| l[k].as_f64().unwrap();
+    for (i, one) in labels.iter().enumerate() {
+        for other in &labels[i + 1..] {
+            let apart = num(one, "r") <= num(other, "l")
+                || num(other, "r") <= num(one, "l")
+                || num(one, "b") <= num(other, "t")
+                || num(other, "b") <= num(one, "t");
+            assert!(apart, "{one} covers {other}");
+        }
+    }
+    let shot = super::screenshot_dir().join("chex-gui-marks-1280x800.png");
+    browser.screenshot(&shot);
+    eprintln!("screenshot: {}", shot.display());
+
+    // The review of the game, the cursor before its fourth decision
+    // (Black's placement, the second move of the list's first row).
+    resume(&browser);
+    gui.ok("/api/cursor", r#"{"decision":3}"#);
+    page_caught_up(&browser, &gui);
+    let mut decisions = Vec::new();
+    for (ply, token) in tokens.iter().enumerate() {
+        for played in ["@", token.as_str()] {
+            let index = decisions.len();
+            let white = if ply % 2 == 0 { "white" } else { "black" };
+            decisions.push(
+                json!({"index": index, "ply": ply, "side": white, "played": played,
+                "best": "@", "before": {"expected": 0.6}, "after": {"expected": 0.4},
+                "drop": 0.2, "mark": "mistake", "white": 0.5, "searched": true,
+                "played_squares": [null, null], "best_squares": [null, null]}),
+            );
+        }
+    }
+    let review = json!({"status": "done", "done": decisions.len(), "message": "",
+        "decisions": decisions, "moves": []});
+    show_with(&browser, &json!({ "review": review }));
+    let label = format!("1. … {}", tokens[1]);
+    let detail = browser.text("#review-detail");
+    assert!(detail.contains("better draw a tile"), "{detail}");
+    assert!(detail.contains(&label), "{detail}");
+    let cursor = browser.text("#cursor-text");
+    assert!(cursor.contains(&label), "{cursor}");
+    assert!(cursor.contains("decision 4 of 6"), "{cursor}");
+    let row = browser.read("return document.querySelector('#moves li').textContent;");
+    assert!(row.as_str().unwrap().contains(&tokens[1]), "{row}");
+    let tip = browser.read(
+        "return document.querySelector('#graph circle[data-decision=\"3\"] title').textContent;",
+    );
+    let tip = tip.as_str().unwrap();
+    assert!(tip.starts_with(&label), "{tip}");
+    // Black's action was worth 40% to Black: White 60% after it.
+    assert!(
+        tip.contains("50.0% before") && tip.contains("60.0% after"),
+        "{tip}"
+    );
+}
+
+/// Issue 55's smaller things that made the page look wrong: long moves
+/// in the move list stay in their column and its last row is not cut
+/// off; on a phone the "You drew" notice leaves the zoom and centre
+/// buttons uncovered.
+#[test]
+fn the_move_list_and_the_drawn_notice_fit() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
+    place_turns(&gui, 3);
+    let browser = Browser::start();
+    browser.resize(1280, 800);
+    browser.go(&gui.url());
+    browser.wait(
+        "the page",
+        "return document.querySelectorAll('#world .tile').length === 3;",
+    );
+    let long: Vec<String> = (0..30)
+        .map(|i| format!("-{},-5--{},-4", 3 + i % 7, 3 + i % 7))
+        .collect();
+    // Each marked a blunder by a review, which adds its "??".
+    let review = json!({"status": "done", "done": 0, "message": "", "decisions": [],
+        "moves": vec!["blunder"; long.len()]});
+    show_with(&browser, &json!({ "moves": long, "review": review }));
+    let fit = browser.read(
+        "const list = document.querySelector('#moves');
+         const rows = [...list.querySelectorAll('li')];
+         const bad = [];
+         const column = rows[0].querySelectorAll('.mv')[1].getBoundingClientRect().left;
+         for (const li of rows) {
+           const [a, b] = [...li.querySelectorAll('.mv')].map(m => m.getBoundingClientRect());
+           if (b && (a.right + 4 > b.left || Math.abs(b.left - column) > 0.5 || b.top !== a.top))
+             bad.push(li.textContent);
+         }
+         const last = rows[rows.length - 1].getBoundingClientRect();
+         return { bad, last: last.bottom, list: list.getBoundingClientRect().bottom };",
+    );
+    assert_eq!(fit["bad"], json!([]), "{fit}");
+    assert!(
+        fit["last"].as_f64().unwrap() <= fit["list"].as_f64().unwrap() + 0.5,
+        "the last row is cut off: {fit}"
+    );
+    resume(&browser);
+
+    // A drawn tile on a phone.
+    browser.resize(390, 844);
+    gui.ok("/api/move", r#"{"token":"@"}"#);
+    browser.wait(
+        "the drawn tile",
+        "return !document.querySelector('#drawn').classList.contains('hidden');",
+    );
+    let covered = browser.read(
+        "const d = document.querySelector('#drawn').getBoundingClientRect();
+         return ['#zoom-in', '#zoom-out', '#centre'].filter(s => {
+           const r = document.querySelector(s).getBoundingClientRect();
+           return !(r.right <= d.left || d.right <= r.left || r.bottom <= d.top || d.bottom <= r.top);
+         });",
+    );
+    assert_eq!(covered, json!([]), "the notice covers them");
+    let shot = super::screenshot_dir().join("chex-gui-drawn-390x844.png");
+    browser.screenshot(&shot);
+    eprintln!("screenshot: {}", shot.display());
+}
+
+/// Issue 55: the page says why nothing happens. Take back is off once
+/// the game is over (a checkmate); a click on one of the person's tiles
+/// that has no move says so; below full strength the engine panel says
+/// the move played may differ from its line (pv) on purpose.
+#[test]
+fn the_page_says_why_nothing_happens() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
+    place_turns(&gui, 3);
+    let state = gui.state();
+    let browser = Browser::start();
+    browser.resize(1280, 800);
+    browser.go(&gui.url());
+    browser.wait(
+        "the page",
+        "return document.querySelectorAll('#world .tile').length === 3;",
+    );
+    assert_eq!(
+        browser.read("return document.querySelector('#takeback').disabled;"),
+        false
+    );
+    show_with(
+        &browser,
+        &json!({"result": "1-0", "reason": "checkmate, White wins", "human_turn": false, "legal": []}),
+    );
+    assert_eq!(
+        browser.read("return document.querySelector('#takeback').disabled;"),
+        true
+    );
+
+    // Black to move, with no legal move for its tiles: a click on one
+    // says so.
+    let ours = |t: &Value| {
+        let p = t["piece"].as_str().unwrap();
+        (state["side"] == "white") == (p.to_uppercase() == p)
+    };
+    let tile = state["tiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| ours(t))
+        .expect("a tile of the side to move")
+        .clone();
+    let sq = format!("{},{}", tile["x"], tile["y"]);
+    show_with(&browser, &json!({"legal": ["@"], "human_turn": true}));
+    browser.click(&format!("#world .sq[data-sq='{sq}']"));
+    browser.wait(
+        "the word",
+        &format!(
+            "return document.querySelector('#hint').textContent.includes('{sq} has no legal move');"
+        ),
+    );
+
+    show_with(&browser, &json!({"level": 1}));
+    let note = browser.text("#level-note");
+    assert!(note.contains("level 1"), "{note}");
+    show_with(&browser, &json!({"level": 6}));
+    assert!(browser.find_all("#level-note:not(.hidden)").is_empty());
 }
