@@ -55,7 +55,8 @@ pub enum NetError {
         /// The file's length.
         got: usize,
     },
-    /// The first eight bytes are not [`MAGIC`].
+    /// The first eight bytes are neither [`MAGIC`] nor
+    /// [`MAGIC_CORRECTION`].
     BadMagic,
     /// The file's networks see another number of inputs than [`INPUTS`].
     WrongInputs {
@@ -237,7 +238,7 @@ impl Net {
         static READ: OnceLock<Arc<Net>> = OnceLock::new();
         READ.get_or_init(|| {
             // Built in, not input: its test reads it on every run.
-            Arc::new(Net::from_bytes(SHIPPED).expect("nets/chex.net is a CHEXNET1 file"))
+            Arc::new(Net::from_bytes(SHIPPED).expect("nets/chex.net is a CHEXNET2 file"))
         })
         .clone()
     }
