@@ -1,6 +1,6 @@
 //! The learned evaluation across its two languages (docs/net.md): the
 //! trainer (`tools/net`, Python with JAX, in a virtual environment under
-//! the target directory that `tools/net-venv` makes once, about 630 MB)
+//! the target directory that `tools/venv` makes once, about 630 MB)
 //! learns, and the engine reads the net it writes and evaluates real
 //! positions as the trainer does. Skipped, saying so, only when `python3`
 //! is missing.
@@ -24,13 +24,14 @@ fn venv() -> Option<PathBuf> {
         return None;
     }
     let venv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("net-venv");
-    let made = Command::new(Path::new(ROOT).join("tools/net-venv"))
+    let made = Command::new(Path::new(ROOT).join("tools/venv"))
         .arg(&venv)
+        .arg(Path::new(ROOT).join("tools/net-requirements.txt"))
         .output()
-        .expect("cannot run tools/net-venv");
+        .expect("cannot run tools/venv");
     assert!(
         made.status.success(),
-        "tools/net-venv failed:\n{}",
+        "tools/venv failed:\n{}",
         String::from_utf8_lossy(&made.stderr)
     );
     Some(venv)

@@ -9,7 +9,7 @@ trains a small net (H = 16) on it, and checks that
   2. --predict's integer logits are within the quantisation error of the
      float model's logits (a bound computed from the weights).
 Exit 0 when both hold, 1 with a one-line reason otherwise.
-Run with the interpreter of tools/net-venv, given the engine's spec:
+Run with the interpreter of tools/venv DIR tools/net-requirements.txt, given the engine's spec:
     cargo run --release --example featurize -- --spec target/net-spec.json
     python tools/net/selfcheck.py --spec target/net-spec.json
 """
