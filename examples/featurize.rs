@@ -10,11 +10,16 @@
 //! the game's result for the side to move (1, 0.5 or 0), the search's
 //! value for it (null where the sample has none), and the hand-made
 //! evaluation's centipawns for it.
+//!
+//! `featurize --spec [OUT.json]` prints (or writes) instead the net's
+//! contract with the trainer as one JSON object ([`Spec`]): the input
+//! count and layout, the scales and the file's magics and header, taken
+//! from the engine's constants. `tools/net/train.py --spec` reads it.
 
 use chex::referee::PositionSample;
 use chex::rules::{Colour, Position};
 use chex::search::alphabeta::LeafJudge;
-use chex::search::eval::net::inputs;
+use chex::search::eval::net::{inputs, Spec};
 use chex::search::eval::{Evaluator, HandMade};
 use serde::Serialize;
 use std::io::{BufRead, Write};
@@ -42,12 +47,18 @@ fn main() -> ExitCode {
 
 fn run() -> Result<(), String> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "--spec") {
+        return spec(&args[1..]);
+    }
     let quiet_only = args.first().is_some_and(|a| a == "--quiet");
     if quiet_only {
         args.remove(0);
     }
     let [input, output] = &args[..] else {
-        return Err("usage: featurize [--quiet] IN.jsonl OUT.jsonl".to_string());
+        return Err(
+            "usage: featurize [--quiet] IN.jsonl OUT.jsonl, or featurize --spec [OUT.json]"
+                .to_string(),
+        );
     };
     let reader = std::fs::File::open(input).map_err(|e| format!("{input}: {e}"))?;
     let mut out = std::io::BufWriter::new(
@@ -72,6 +83,18 @@ fn run() -> Result<(), String> {
     out.flush().map_err(|e| format!("{output}: {e}"))?;
     eprintln!("featurize: {written} positions written to {output}, {noisy} not quiet left out");
     Ok(())
+}
+
+/// Prints the net's contract as JSON, or writes it to the one file named.
+fn spec(args: &[String]) -> Result<(), String> {
+    let json = serde_json::to_string_pretty(&Spec::engine()).map_err(|e| e.to_string())? + "\n";
+    match args {
+        [] => std::io::stdout()
+            .write_all(json.as_bytes())
+            .map_err(|e| format!("stdout: {e}")),
+        [out] => std::fs::write(out, json).map_err(|e| format!("{out}: {e}")),
+        _ => Err("usage: featurize --spec [OUT.json]".to_string()),
+    }
 }
 
 /// The features of one sample line; `None` when `quiet_only` and the

@@ -6,7 +6,7 @@
 //! --stats` and the same records as `chex match` on one machine.
 //!
 //! Ray comes from a virtual environment under the target directory, with
-//! the versions pinned in tools/ray-requirements.txt (`tools/ray-venv`
+//! the versions pinned in tools/ray-requirements.txt (`tools/venv`
 //! makes it once). Skipped only when `python3` is missing. The cluster
 //! runs on loopback addresses from 127.0.0.2 (Ray rewrites 127.0.0.1 to
 //! the machine's own address) on ports the system hands out, with its own
@@ -257,13 +257,14 @@ fn a_match_over_a_ray_cluster_survives_a_dead_worker() {
         return;
     }
     let venv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ray-venv");
-    let made = Command::new(Path::new(ROOT).join("tools/ray-venv"))
+    let made = Command::new(Path::new(ROOT).join("tools/venv"))
         .arg(&venv)
+        .arg(Path::new(ROOT).join("tools/ray-requirements.txt"))
         .output()
-        .expect("cannot run tools/ray-venv");
+        .expect("cannot run tools/venv");
     assert!(
         made.status.success(),
-        "tools/ray-venv failed:\n{}",
+        "tools/venv failed:\n{}",
         String::from_utf8_lossy(&made.stderr)
     );
     eprintln!("ray venv ready after {:.1?}", started.elapsed());

@@ -1,12 +1,12 @@
 //! The learned evaluation across its two languages (docs/net.md): the
 //! trainer (`tools/net`, Python with JAX, in a virtual environment under
-//! the target directory that `tools/net-venv` makes once, about 630 MB)
+//! the target directory that `tools/venv` makes once, about 630 MB)
 //! learns, and the engine reads the net it writes and evaluates real
 //! positions as the trainer does. Skipped, saying so, only when `python3`
 //! is missing.
 
 use chex::rules::{Colour, Position};
-use chex::search::eval::net::{inputs, Net};
+use chex::search::eval::net::{inputs, Net, Spec};
 use chex::search::eval::{Evaluator, HandMade};
 use chex::search::playout::{random_turn, Turn};
 use rand::SeedableRng;
@@ -24,13 +24,14 @@ fn venv() -> Option<PathBuf> {
         return None;
     }
     let venv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("net-venv");
-    let made = Command::new(Path::new(ROOT).join("tools/net-venv"))
+    let made = Command::new(Path::new(ROOT).join("tools/venv"))
         .arg(&venv)
+        .arg(Path::new(ROOT).join("tools/net-requirements.txt"))
         .output()
-        .expect("cannot run tools/net-venv");
+        .expect("cannot run tools/venv");
     assert!(
         made.status.success(),
-        "tools/net-venv failed:\n{}",
+        "tools/venv failed:\n{}",
         String::from_utf8_lossy(&made.stderr)
     );
     Some(venv)
@@ -102,14 +103,20 @@ fn featurized(seed: u64, games: usize) -> (Vec<Position>, String) {
 #[test]
 fn the_trainer_learns_and_the_engine_reads_its_net_as_it_does() {
     let Some(venv) = venv() else { return };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("net-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    // The contract the trainer reads, as `featurize --spec` writes it.
+    let spec_path = dir.join("spec.json");
+    let spec = serde_json::to_string_pretty(&Spec::engine()).unwrap();
+    std::fs::write(&spec_path, spec).unwrap();
+    let s = |p: &PathBuf| p.to_string_lossy().into_owned();
+    let spec = s(&spec_path);
     // The trainer learns: below the constant predictor on held-out data,
     // its integer logits those of its own float model.
-    let check = python(&venv, &["tools/net/selfcheck.py"]);
+    let check = python(&venv, &["tools/net/selfcheck.py", "--spec", &spec]);
     assert!(check.contains("selfcheck: OK"), "{check}");
 
     // A net trained on real positions, read by the engine.
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("net-test");
-    std::fs::create_dir_all(&dir).unwrap();
     let (_, train) = featurized(1, 40);
     let (valid_positions, valid) = featurized(2, 10);
     let (train_path, valid_path, net_path) = (
@@ -119,12 +126,13 @@ fn the_trainer_learns_and_the_engine_reads_its_net_as_it_does() {
     );
     std::fs::write(&train_path, train).unwrap();
     std::fs::write(&valid_path, &valid).unwrap();
-    let s = |p: &PathBuf| p.to_string_lossy().into_owned();
     // A whole net, and a correction to the hand-made evaluation.
     for correct in [false, true] {
         let net_path = net_path.with_extension(if correct { "net2" } else { "net" });
         let mut args = vec![
             "tools/net/train.py".to_string(),
+            "--spec".into(),
+            spec.clone(),
             "--train".into(),
             s(&train_path),
             "--valid".into(),
@@ -151,6 +159,8 @@ fn the_trainer_learns_and_the_engine_reads_its_net_as_it_does() {
             &venv,
             &[
                 "tools/net/train.py",
+                "--spec",
+                &spec,
                 "--predict",
                 &s(&net_path),
                 "--data",

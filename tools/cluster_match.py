@@ -336,7 +336,7 @@ def main(argv):
     try:
         import ray
     except ImportError:
-        fail("this Python has no ray: use tools/ray-venv DIR and CHEX_RAY_PYTHON=DIR/bin/python")
+        fail("this Python has no ray: use tools/venv DIR tools/ray-requirements.txt and CHEX_RAY_PYTHON=DIR/bin/python")
     check_reachable(args.cluster)
     repair_tail(args.out)
     stats = Stats(args.local_chex, args.out, size, sprt)

@@ -9,9 +9,12 @@ trains a small net (H = 16) on it, and checks that
   2. --predict's integer logits are within the quantisation error of the
      float model's logits (a bound computed from the weights).
 Exit 0 when both hold, 1 with a one-line reason otherwise.
-Run with the interpreter of tools/net-venv:  python tools/net/selfcheck.py
+Run with the interpreter of tools/venv DIR tools/net-requirements.txt, given the engine's spec:
+    cargo run --release --example featurize -- --spec target/net-spec.json
+    python tools/net/selfcheck.py --spec target/net-spec.json
 """
 
+import argparse
 import json
 import os
 import subprocess
@@ -23,7 +26,13 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRAIN = os.path.join(HERE, "train.py")
-INPUTS, QA, QB = 2811, 255, 64
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+sys.path.insert(0, HERE)
+import data  # noqa: E402
+import model  # noqa: E402
+import netfile  # noqa: E402
+from spec import Spec  # noqa: E402
+
 HIDDEN = 16
 N_TRAIN, N_VALID = 2000, 300
 PLANTED = {17: 1.5, 903: 1.0, 1822: -1.0, 2704: -1.5}  # input -> its weight in the truth
@@ -34,7 +43,7 @@ def fail(reason):
     sys.exit(1)
 
 
-def synthetic(path, n, rng):
+def synthetic(path, n, rng, INPUTS):
     """n positions; a position's truth is the planted inputs of the side to
     move minus the other's; result drawn from it, value is it (or null)."""
     width, truth_loss = 0, []
@@ -59,8 +68,8 @@ def synthetic(path, n, rng):
     return width, float(np.mean(truth_loss))
 
 
-def run(*args):
-    proc = subprocess.run([sys.executable, TRAIN, *args], capture_output=True, text=True)
+def run(spec, *args):
+    proc = subprocess.run([sys.executable, TRAIN, "--spec", spec, *args], capture_output=True, text=True)
     if proc.returncode != 0:
         tail = (proc.stderr or proc.stdout).strip().splitlines()
         fail(f"train.py {args[0]} exited {proc.returncode}: {tail[-1] if tail else ''}")
@@ -68,13 +77,21 @@ def run(*args):
 
 
 def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--spec", required=True, metavar="FILE",
+                    help="the net's contract, from featurize --spec FILE")
+    spec_path = ap.parse_args().spec
+    spec = Spec(spec_path)
+    INPUTS, QA, QB = spec.inputs, spec.qa, spec.qb
     started = time.time()
     rng = np.random.default_rng(7)
     with tempfile.TemporaryDirectory() as tmp:
         tr, va, net = (os.path.join(tmp, n) for n in ("train.jsonl", "valid.jsonl", "check.net"))
-        (w_tr, _), (w_va, truth) = synthetic(tr, N_TRAIN, rng), synthetic(va, N_VALID, rng)
+        (w_tr, _) = synthetic(tr, N_TRAIN, rng, INPUTS)
+        (w_va, truth) = synthetic(va, N_VALID, rng, INPUTS)
         width = max(w_tr, w_va)
-        out = run("--train", tr, "--valid", va, "--out", net, "--hidden", str(HIDDEN),
+        out = run(spec_path, "--train", tr, "--valid", va, "--out", net, "--hidden", str(HIDDEN),
                   "--epochs", "4", "--batch", "32", "--lr", "0.003", "--seed", "3")
         print(out, end="")
         losses = json.load(open(net + ".json"))["losses"]
@@ -84,9 +101,9 @@ def main():
                  f"predictor's {losses['valid_constant']:.4f}")
 
         size = os.path.getsize(net)
-        if size != 16 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4:
+        if size != spec.header + 2 * (INPUTS * HIDDEN + 3 * HIDDEN) + 4:
             fail(f"{net} has {size} bytes")
-        lines = run("--predict", net, "--data", va, "--float").split("\n")
+        lines = run(spec_path, "--predict", net, "--data", va, "--float").split("\n")
         pairs = np.array([[float(x) for x in l.split()] for l in lines if l.strip()])
         if pairs.shape != (N_VALID, 2):
             fail(f"--predict printed {pairs.shape} values, expected {N_VALID} pairs")
@@ -94,13 +111,10 @@ def main():
 
         # The integer arithmetic is exact: it must give the float model's
         # logits with the dequantised weights (W1q/QA, ...) to rounding.
-        sys.dont_write_bytecode = True  # no __pycache__ in the tree
-        sys.path.insert(0, HERE)
-        import train
-        q = train.read_net(net)
+        q = netfile.read_net(net, spec)
         deq = {"W1": q["W1"] / QA, "b1": q["b1"] / QA, "w2": q["w2"] / QB,
                "b2": q["b2"] / (QA * QB)}
-        exact = np.abs(pairs[:, 0] - train.float_logits(deq, train.Positions(va), False)).max()
+        exact = np.abs(pairs[:, 0] - model.float_logits(deq, data.Positions(va, spec), False)).max()
         if not exact < 1e-6:
             fail(f"integer logits differ from the dequantised model's by {exact:.2e}")
 

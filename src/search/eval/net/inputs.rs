@@ -4,9 +4,42 @@
 use crate::rules::{Colour, Kind, Position, Square};
 use arrayvec::ArrayVec;
 
+/// How far a tile may be from the anchor along each axis before it is
+/// seen as that far. Public so that the trainer's spec
+/// ([`super::Spec`]) is read from here rather than typed again.
+pub const REACH: i32 = 7;
+/// Squares along each axis of the tile inputs' window: `-7..=7`. Public
+/// for the trainer's spec.
+pub const SPAN: usize = 2 * REACH as usize + 1;
+/// Kinds of tile, in the spec's order (see [`kind_number`]). Public for
+/// the trainer's spec.
+pub const KINDS: usize = 6;
+/// Whose a tile or pile is, seen from a perspective: its own or the
+/// other's. Public for the trainer's spec.
+pub const RELATIONS: usize = 2;
+/// Anchor kinds: the perspective's king, the other king, the first tile
+/// (see [`anchor`]). Public for the trainer's spec.
+pub const ANCHOR_KINDS: usize = 3;
+/// A pile count is seen as at most this many. Public for the trainer's
+/// spec.
+pub const PILE_CAP: u8 = 8;
+/// The first tile input: the tile inputs come first. Public for the
+/// trainer's spec.
+pub const TILE_BASE: usize = 0;
+/// The first anchor input: after the tile inputs, one a relation, kind
+/// and window square. Public for the trainer's spec.
+pub const ANCHOR_BASE: usize = TILE_BASE + RELATIONS * KINDS * SPAN * SPAN;
+/// The first pile input: after the anchor inputs. Public for the
+/// trainer's spec.
+pub const PILE_BASE: usize = ANCHOR_BASE + ANCHOR_KINDS;
+
 /// How many inputs a perspective has: 2700 tile inputs, 3 anchor kinds
-/// and 108 pile inputs.
-pub const INPUTS: usize = 2811;
+/// and 108 pile inputs, derived from the layout so that a change to it
+/// cannot leave the count behind. Net files record it (2811).
+pub const INPUTS: usize = PILE_BASE + RELATIONS * KINDS * (PILE_CAP as usize + 1);
+
+// Inputs are listed as `u16`.
+const _: () = assert!(INPUTS <= u16::MAX as usize);
 
 /// The most inputs a perspective has active at once: 32 tiles, an anchor
 /// and 12 piles.
@@ -14,18 +47,6 @@ pub const MAX_ACTIVE: usize = 48;
 
 /// The active inputs of one perspective, in no set order and each once.
 pub type Active = ArrayVec<u16, MAX_ACTIVE>;
-
-/// How far a tile may be from the anchor along each axis before it is
-/// seen as that far.
-pub(super) const REACH: i32 = 7;
-/// Squares along each axis of the tile inputs' window: `-7..=7`.
-const SPAN: usize = 15;
-/// The first anchor input: after the tile inputs.
-pub(super) const ANCHOR_BASE: usize = 2 * 6 * SPAN * SPAN;
-/// The first pile input: after the three anchor inputs.
-const PILE_BASE: usize = ANCHOR_BASE + 3;
-/// A pile count is seen as at most this many.
-const PILE_CAP: u8 = 8;
 
 /// The spec's number for each kind (king 0 … pawn 5). Written out rather
 /// than taken from [`Kind::index`], so that a reordering of [`Kind`]
@@ -50,7 +71,7 @@ fn relation(perspective: Colour, owner: Colour) -> usize {
 /// `dx`, `dy` from the anchor, both already clipped to the window.
 #[inline(always)]
 pub(super) const fn tile_input(feature: usize, dx: i32, dy: i32) -> usize {
-    (feature * SPAN + (dx + REACH) as usize) * SPAN + (dy + REACH) as usize
+    TILE_BASE + (feature * SPAN + (dx + REACH) as usize) * SPAN + (dy + REACH) as usize
 }
 
 /// The input saying that the pile of `feature` (relation · 6 + kind
@@ -94,7 +115,7 @@ pub fn active(pos: &Position, perspective: Colour) -> Active {
             let dy = (tile.square.y - origin.y) * forward;
             let far = dx.abs() > REACH || dy.abs() > REACH;
             let feature =
-                relation(perspective, tile.piece.colour) * 6 + kind_number(tile.piece.kind);
+                relation(perspective, tile.piece.colour) * KINDS + kind_number(tile.piece.kind);
             let index =
                 tile_input(feature, dx.clamp(-REACH, REACH), dy.clamp(-REACH, REACH)) as u16;
             if far {
@@ -113,7 +134,7 @@ pub fn active(pos: &Position, perspective: Colour) -> Active {
     for owner in [perspective, perspective.opposite()] {
         let pile = pos.pile(owner);
         for kind in Kind::ALL {
-            let feature = relation(perspective, owner) * 6 + kind_number(kind);
+            let feature = relation(perspective, owner) * KINDS + kind_number(kind);
             list.push(pile_input(feature, pile.count(kind)) as u16);
         }
     }
@@ -129,6 +150,15 @@ mod tests {
         let mut v = list.to_vec();
         v.sort_unstable();
         v
+    }
+
+    #[test]
+    fn the_derived_layout_is_the_file_formats() {
+        // Net files on disk record these; a change is a new format.
+        assert_eq!(
+            (SPAN, ANCHOR_BASE, PILE_BASE, INPUTS),
+            (15, 2700, 2703, 2811)
+        );
     }
 
     #[test]

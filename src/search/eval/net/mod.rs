@@ -5,7 +5,8 @@
 //! - [`inputs`]: what the network sees of a position from each side;
 //! - `accumulator`: the first layer's sums of both sides in one pass
 //!   over the table, for the hidden sizes nets are trained with;
-//! - `forward`: the same arithmetic on listed inputs, for any size.
+//! - `forward`: the same arithmetic on listed inputs, for any size;
+//! - [`Spec`]: the contract the trainer reads (`featurize --spec`).
 //!
 //! The sums are worked out afresh at each call, not kept up to date
 //! through make and unmake: docs/experiments.md, section 13, has what
@@ -14,6 +15,7 @@
 mod accumulator;
 mod forward;
 pub mod inputs;
+mod spec;
 #[cfg(test)]
 mod tests;
 
@@ -22,6 +24,7 @@ use crate::rules::Position;
 use crate::search::score::LOGISTIC_SCALE;
 pub use accumulator::Accumulator;
 use inputs::INPUTS;
+pub use spec::Spec;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -40,8 +43,9 @@ pub const MAGIC: [u8; 8] = *b"CHEXNET1";
 /// hand-made evaluation's logit (docs/net.md, "Version 2"); the layout
 /// is the same.
 pub const MAGIC_CORRECTION: [u8; 8] = *b"CHEXNET2";
-/// Magic, input count and hidden size.
-const HEADER: usize = 16;
+/// The bytes before the weights: magic, input count and hidden size.
+/// Public so that the trainer's [`Spec`] states it.
+pub const HEADER: usize = 16;
 
 /// Why a net file, or a set of weights, was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,7 +55,8 @@ pub enum NetError {
         /// The file's length.
         got: usize,
     },
-    /// The first eight bytes are not [`MAGIC`].
+    /// The first eight bytes are neither [`MAGIC`] nor
+    /// [`MAGIC_CORRECTION`].
     BadMagic,
     /// The file's networks see another number of inputs than [`INPUTS`].
     WrongInputs {
@@ -233,7 +238,7 @@ impl Net {
         static READ: OnceLock<Arc<Net>> = OnceLock::new();
         READ.get_or_init(|| {
             // Built in, not input: its test reads it on every run.
-            Arc::new(Net::from_bytes(SHIPPED).expect("nets/chex.net is a CHEXNET1 file"))
+            Arc::new(Net::from_bytes(SHIPPED).expect("nets/chex.net is a CHEXNET2 file"))
         })
         .clone()
     }
