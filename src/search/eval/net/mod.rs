@@ -8,9 +8,8 @@
 //! - `forward`: the same arithmetic on listed inputs, for any size;
 //! - [`Spec`]: the contract the trainer reads (`featurize --spec`).
 //!
-//! The sums are worked out afresh at each call, not kept up to date
-//! through make and unmake: docs/experiments.md, section 13, has what
-//! each costs.
+//! A searcher keeps the sums from one evaluation to the next
+//! ([`Accumulator`]); a call without one sums them afresh.
 
 mod accumulator;
 mod forward;
