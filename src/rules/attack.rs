@@ -8,9 +8,10 @@
 //! other.
 
 use super::piece::{Colour, Kind};
-use super::position::{
-    line_back, line_towards, Line, Position, DIAGONAL, KING, KNIGHT, NO_SLOT, ORTHOGONAL,
+use super::position::geometry::{
+    line_back, line_towards, Line, DIAGONAL, KING, KNIGHT, ORTHOGONAL,
 };
+use super::position::{Position, NO_SLOT};
 use super::square::Square;
 use super::tile_set::TileSet;
 

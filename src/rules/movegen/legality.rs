@@ -17,10 +17,11 @@
 //!   the move makes its capture of the king connected (see
 //!   `Attacker::connects_after`); the rare undecided case is tried.
 
-use super::{Landing, Reach};
+use super::reach::{Landing, Reach};
 use crate::rules::moves::Move;
 use crate::rules::piece::Kind;
-use crate::rules::position::{line_towards, Position, NO_SLOT};
+use crate::rules::position::geometry::line_towards;
+use crate::rules::position::{Position, NO_SLOT};
 use crate::rules::ring::{
     ring_bit_if_within, ring_connected, ring_squares_touching, touches_every_group, Ring, CENTRE,
 };

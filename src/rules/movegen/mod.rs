@@ -2,77 +2,30 @@
 //! destination touches some other tile (captures always) and the
 //! placements beside the table, listed here and settled one by one by
 //! `legality`; `sampling` numbers them for random playouts, which test
-//! only the candidate they pick, and `random` picks those turns.
+//! only the candidate they pick, and `random` picks those turns. `reach`
+//! bounds where candidates land, and `list` is the list they fill.
 
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
-use super::position::{
-    line_back, line_towards, Position, DIAGONAL, KING, KNIGHT, NO_SLOT, ORTHOGONAL,
-};
-use super::ring::{ring_connected, Ring, CENTRE};
-use super::square::{Square, COORD_LIMIT};
+use super::position::geometry::{line_back, line_towards, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+use super::position::{Position, NO_SLOT};
+use super::ring::{ring_connected, CENTRE};
+use super::square::Square;
 use super::tile_set::TileSet;
 use arrayvec::ArrayVec;
 
 mod legality;
+mod list;
 mod random;
+mod reach;
 mod sampling;
 
 use legality::Screen;
+pub use list::{MoveList, MAX_MOVES};
 pub use random::{Sampler, Turn};
+use reach::Reach;
 use sampling::FrontierRows;
-
-/// An upper bound on the legal moves of any position: at most 6 kinds ×
-/// 128 squares around 31 tiles, plus the piece moves of 16 tiles.
-pub const MAX_MOVES: usize = 2048;
-
-/// A list of moves that lives on the stack.
-pub type MoveList = ArrayVec<Move, MAX_MOVES>;
-
-/// What a step's destination holds.
-#[derive(Clone, Copy, Debug)]
-enum Landing {
-    /// An enemy tile: the step captures it.
-    Capture,
-    /// Nothing: the tiles around it but the mover's, when already read.
-    Empty(Option<Ring>),
-}
-
-/// The box within which any legal destination lies: one square around
-/// every tile, and never past the coordinate limit of RULES.md section 1.
-#[derive(Clone, Copy, Debug)]
-struct Reach {
-    min_x: i32,
-    min_y: i32,
-    max_x: i32,
-    max_y: i32,
-    /// True when the coordinate limit cuts the box short. Otherwise a
-    /// square past it lies two squares or more from every tile, so it
-    /// neither holds a tile nor touches one.
-    clipped: bool,
-}
-
-impl Reach {
-    #[inline(always)]
-    fn contains(&self, s: Square) -> bool {
-        s.x >= self.min_x && s.x <= self.max_x && s.y >= self.min_y && s.y <= self.max_y
-    }
-
-    /// How many squares from `from` along the unit step `dx, dy` lie
-    /// within the reach: past it no square touches a tile.
-    #[inline(always)]
-    fn room(&self, from: Square, dx: i32, dy: i32) -> i32 {
-        let room = |d: i32, at: i32, lo: i32, hi: i32| match d {
-            1 => hi - at,
-            -1 => at - lo,
-            _ => i32::MAX,
-        };
-        room(dx, from.x, self.min_x, self.max_x)
-            .min(room(dy, from.y, self.min_y, self.max_y))
-            .max(0)
-    }
-}
 
 impl Position {
     /// Every legal move of the side to move: each placement of each kind
@@ -330,18 +283,6 @@ impl Position {
             }
         }
         Some(squares)
-    }
-
-    /// One square around every tile, within the coordinate limit.
-    fn reach(&self) -> Reach {
-        let (min_x, min_y, max_x, max_y) = self.bounds();
-        Reach {
-            min_x: (min_x - 1).max(-COORD_LIMIT),
-            min_y: (min_y - 1).max(-COORD_LIMIT),
-            max_x: (max_x + 1).min(COORD_LIMIT),
-            max_y: (max_y + 1).min(COORD_LIMIT),
-            clipped: min_x.min(min_y) <= -COORD_LIMIT || max_x.max(max_y) >= COORD_LIMIT,
-        }
     }
 
     /// Calls `visit` with each empty square touching the table (or `0,0`

@@ -14,8 +14,8 @@
 //! seed replays the same turns.
 
 use super::legality::Screen;
+use super::list::MoveList;
 use super::sampling::{StepNumbering, STEP_LIMIT};
-use super::MoveList;
 use crate::rules::moves::Move;
 use crate::rules::piece::{Kind, Piece};
 use crate::rules::position::Position;

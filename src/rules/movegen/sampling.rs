@@ -4,10 +4,12 @@
 //! operations and never listed, so that a uniform pick costs one decode
 //! and one legality test.
 
-use super::{Landing, Reach, Screen};
+use super::legality::Screen;
+use super::reach::{Landing, Reach};
 use crate::rules::moves::Move;
 use crate::rules::piece::Kind;
-use crate::rules::position::{Position, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+use crate::rules::position::geometry::{DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+use crate::rules::position::Position;
 use crate::rules::square::Square;
 
 /// The moves by movement of the side to move's tiles as numbered steps:

@@ -3,7 +3,7 @@
 //! otherwise build a [`Tile`](super::Tile) for each.
 
 use super::Position;
-use crate::rules::Kind;
+use crate::rules::piece::Kind;
 
 /// The tiles on the table as columns indexed by slot. Slots 0–15 hold
 /// White's tiles and 16–31 Black's, so a slot's colour index is

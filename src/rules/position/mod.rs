@@ -18,14 +18,10 @@ use super::square::Square;
 use super::tile_set::TileSet;
 use std::fmt;
 
-mod columns;
-mod consistency;
-mod geometry;
+pub(crate) mod columns;
+pub(super) mod consistency;
+pub(super) mod geometry;
 mod make;
-
-pub(crate) use columns::SlotColumns;
-pub use consistency::Inconsistency;
-pub(super) use geometry::{line_back, line_towards, Line, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
 
 /// No tile: the board cell is empty, or the king is still in the pile.
 pub(crate) const NO_SLOT: u8 = 0xFF;

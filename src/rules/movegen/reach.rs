@@ -1,0 +1,66 @@
+//! Where candidates may land: the [`Reach`], the box around the table
+//! past which no square touches a tile, and what a step's destination
+//! holds ([`Landing`]). Shared by the generators, `legality` and
+//! `sampling`.
+
+use crate::rules::position::Position;
+use crate::rules::ring::Ring;
+use crate::rules::square::{Square, COORD_LIMIT};
+
+/// What a step's destination holds.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Landing {
+    /// An enemy tile: the step captures it.
+    Capture,
+    /// Nothing: the tiles around it but the mover's, when already read.
+    Empty(Option<Ring>),
+}
+
+/// The box within which any legal destination lies: one square around
+/// every tile, and never past the coordinate limit of RULES.md section 1.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reach {
+    pub(super) min_x: i32,
+    pub(super) min_y: i32,
+    pub(super) max_x: i32,
+    pub(super) max_y: i32,
+    /// True when the coordinate limit cuts the box short. Otherwise a
+    /// square past it lies two squares or more from every tile, so it
+    /// neither holds a tile nor touches one.
+    pub(super) clipped: bool,
+}
+
+impl Reach {
+    #[inline(always)]
+    pub(super) fn contains(&self, s: Square) -> bool {
+        s.x >= self.min_x && s.x <= self.max_x && s.y >= self.min_y && s.y <= self.max_y
+    }
+
+    /// How many squares from `from` along the unit step `dx, dy` lie
+    /// within the reach: past it no square touches a tile.
+    #[inline(always)]
+    pub(super) fn room(&self, from: Square, dx: i32, dy: i32) -> i32 {
+        let room = |d: i32, at: i32, lo: i32, hi: i32| match d {
+            1 => hi - at,
+            -1 => at - lo,
+            _ => i32::MAX,
+        };
+        room(dx, from.x, self.min_x, self.max_x)
+            .min(room(dy, from.y, self.min_y, self.max_y))
+            .max(0)
+    }
+}
+
+impl Position {
+    /// One square around every tile, within the coordinate limit.
+    pub(super) fn reach(&self) -> Reach {
+        let (min_x, min_y, max_x, max_y) = self.bounds();
+        Reach {
+            min_x: (min_x - 1).max(-COORD_LIMIT),
+            min_y: (min_y - 1).max(-COORD_LIMIT),
+            max_x: (max_x + 1).min(COORD_LIMIT),
+            max_y: (max_y + 1).min(COORD_LIMIT),
+            clipped: min_x.min(min_y) <= -COORD_LIMIT || max_x.max(max_y) >= COORD_LIMIT,
+        }
+    }
+}
