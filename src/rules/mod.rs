@@ -75,6 +75,7 @@ pub use piece::{Colour, Kind, Piece};
 pub use pile::Pile;
 pub(crate) use position::columns::SlotColumns;
 pub use position::consistency::Inconsistency;
-pub use position::{Position, PositionError, Tile, Undo};
+pub use position::setup::{PositionError, Setup};
+pub use position::{Position, Tile, Undo};
 pub use repetition::is_third_occurrence;
 pub use square::{Square, COORD_LIMIT};

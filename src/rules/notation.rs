@@ -4,7 +4,8 @@
 use super::moves::Move;
 use super::piece::{Colour, Kind, Piece};
 use super::pile::Pile;
-use super::position::{Position, PositionError, Tile};
+use super::position::setup::{PositionError, Setup};
+use super::position::{Position, Tile};
 use super::square::Square;
 use std::fmt;
 use std::str::FromStr;
@@ -226,9 +227,14 @@ impl FromStr for Position {
         };
         let halfmove = counter("halfmove", halfmove)?;
         let fullmove = counter("fullmove", fullmove)?;
-        Ok(Position::from_parts(
-            &tiles, side, piles, halfmove, fullmove,
-        )?)
+        let setup = Setup {
+            tiles,
+            side,
+            piles,
+            halfmove,
+            fullmove,
+        };
+        Ok(setup.position()?)
     }
 }
 

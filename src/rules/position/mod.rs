@@ -22,6 +22,7 @@ pub(crate) mod columns;
 pub(super) mod consistency;
 pub(super) mod geometry;
 mod make;
+pub(super) mod setup;
 
 /// No tile: the board cell is empty, or the king is still in the pile.
 pub(crate) const NO_SLOT: u8 = 0xFF;
@@ -130,84 +131,6 @@ impl Position {
             table_sum: 0,
             euler: 0,
         }
-    }
-
-    /// Builds a position from its parts, checking every consistency rule of
-    /// RULES.md section 7.
-    pub fn from_parts(
-        tiles: &[Tile],
-        side: Colour,
-        piles: [Pile; 2],
-        halfmove: u32,
-        fullmove: u32,
-    ) -> Result<Position, PositionError> {
-        let mut pos = Position::startpos();
-        pos.piles = piles;
-        pos.side = side;
-        pos.halfmove = halfmove;
-        pos.fullmove = fullmove;
-        if fullmove == 0 {
-            return Err(PositionError::FullmoveZero);
-        }
-        for tile in tiles {
-            if !tile.square.in_range() {
-                return Err(PositionError::OutOfRange(*tile));
-            }
-            if tile.moved && tile.piece.kind != Kind::Pawn {
-                return Err(PositionError::MovedNonPawn(*tile));
-            }
-        }
-        for colour in Colour::ALL {
-            for kind in Kind::ALL {
-                let piece = Piece::new(colour, kind);
-                let count = tiles.iter().filter(|t| t.piece == piece).count()
-                    + piles[colour.index()].count(kind) as usize;
-                if kind == Kind::King && count != 1 {
-                    return Err(PositionError::KingCount { colour, count });
-                }
-                if count > kind.set_count() as usize {
-                    return Err(PositionError::TooMany { piece, count });
-                }
-            }
-        }
-        // Squares are checked pairwise on true coordinates: two squares
-        // 64 apart share a torus cell but are not the same square.
-        let mut sorted: Vec<Square> = tiles.iter().map(|t| t.square).collect();
-        sorted.sort_unstable();
-        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
-            return Err(PositionError::SquareTwice(w[0]));
-        }
-        if !tiles_connected(tiles) {
-            return Err(PositionError::Disconnected);
-        }
-        if tiles.is_empty() {
-            if piles != [Pile::FULL; 2] || side != Colour::White {
-                return Err(PositionError::EmptyTable);
-            }
-        } else if !tiles.iter().any(|t| t.piece.colour != side) {
-            return Err(PositionError::NoTileOfLastMover);
-        }
-        // 32 connected tiles span at most 32 squares, so they fit the torus.
-        for tile in tiles {
-            let colour = tile.piece.colour;
-            let free = !pos.present & TileSet::colour(colour);
-            let slot = free.lowest();
-            pos.put(slot, tile.piece.kind, tile.square);
-            if tile.moved {
-                pos.moved.insert(slot);
-            }
-            if tile.piece.kind == Kind::King {
-                pos.kings[colour.index()] = slot as u8;
-            }
-        }
-        for slot in pos.present {
-            pos.link(slot);
-        }
-        pos.recompute_sums();
-        if pos.king_capturable(side.opposite()) {
-            return Err(PositionError::OpponentInCheck);
-        }
-        Ok(pos)
     }
 
     /// The side whose turn it is.
@@ -447,26 +370,6 @@ impl Position {
     }
 }
 
-/// True when the tiles are one 8-connected group (or none), on true
-/// coordinates: used before the tiles are known to fit the torus.
-fn tiles_connected(tiles: &[Tile]) -> bool {
-    let Some(first) = tiles.first() else {
-        return true;
-    };
-    let mut seen = vec![false; tiles.len()];
-    let mut todo = vec![first.square];
-    seen[0] = true;
-    while let Some(square) = todo.pop() {
-        for (i, tile) in tiles.iter().enumerate() {
-            if !seen[i] && tile.square.is_adjacent(square) {
-                seen[i] = true;
-                todo.push(tile.square);
-            }
-        }
-    }
-    seen.iter().all(|&s| s)
-}
-
 impl PartialEq for Position {
     /// Positions are equal when their notation is: same tiles on the same
     /// squares, piles, side and clocks (slots are internal).
@@ -486,80 +389,6 @@ impl fmt::Debug for Position {
         write!(f, "Position({self})")
     }
 }
-
-/// Why a set of parts is not a CHEX position (RULES.md section 7).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PositionError {
-    /// A coordinate beyond ±1,000,000,000.
-    OutOfRange(Tile),
-    /// A `*` on a tile that is not a pawn.
-    MovedNonPawn(Tile),
-    /// A side without exactly one king in pile and on table together.
-    KingCount {
-        /// Whose king.
-        colour: Colour,
-        /// How many were found.
-        count: usize,
-    },
-    /// More tiles of a kind than a side's set holds.
-    TooMany {
-        /// The piece.
-        piece: Piece,
-        /// How many were found in pile and on table together.
-        count: usize,
-    },
-    /// Two tiles on one square.
-    SquareTwice(Square),
-    /// The table is not one group.
-    Disconnected,
-    /// An empty table anywhere but at the start.
-    EmptyTable,
-    /// The side that just moved has no tile on the table.
-    NoTileOfLastMover,
-    /// The side not to move is in check.
-    OpponentInCheck,
-    /// The fullmove number is 0.
-    FullmoveZero,
-}
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let tile = |t: &Tile| format!("{}{}", t.piece.letter(), t.square);
-        match self {
-            PositionError::OutOfRange(t) => write!(
-                f,
-                "tile {} is off the table: coordinates lie within ±1000000000",
-                tile(t)
-            ),
-            PositionError::MovedNonPawn(t) => {
-                write!(f, "tile {}* is marked as moved, but only pawns carry '*'", tile(t))
-            }
-            PositionError::KingCount { colour, count } => {
-                write!(f, "{colour} has {count} kings in pile and on table; it must have exactly one")
-            }
-            PositionError::TooMany { piece, count } => write!(
-                f,
-                "{count} tiles '{}' in pile and on table; the set holds {}",
-                piece.letter(),
-                piece.kind.set_count()
-            ),
-            PositionError::SquareTwice(s) => write!(f, "two tiles on square {s}"),
-            PositionError::Disconnected => write!(f, "the tiles on the table are not one group"),
-            PositionError::EmptyTable => write!(
-                f,
-                "the table is empty, which only the start position allows (both piles full, White to move)"
-            ),
-            PositionError::NoTileOfLastMover => write!(
-                f,
-                "the side not to move has no tile on the table, so it cannot have just moved"
-            ),
-            PositionError::OpponentInCheck => write!(f, "the side not to move is in check"),
-            PositionError::FullmoveZero => write!(f, "the fullmove number starts at 1"),
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 
 use super::inputs::INPUTS;
 use super::*;
-use crate::rules::{Colour, Piece, Pile, Square, Tile};
+use crate::rules::{Colour, Piece, Pile, Setup, Square, Tile};
 use crate::search::alphabeta::LeafJudge;
 use crate::search::playout::{random_turn, Turn};
 use rand::{Rng, SeedableRng};
@@ -29,14 +29,13 @@ pub(super) fn sample_positions() -> Vec<Position> {
 
 /// `pos` rebuilt from `tiles`, `side` and `piles`, its clocks kept.
 fn rebuilt(pos: &Position, tiles: &[Tile], side: Colour, piles: [Pile; 2]) -> Position {
-    Position::from_parts(
-        tiles,
+    let setup = Setup {
+        tiles: tiles.to_vec(),
         side,
         piles,
-        pos.halfmove_clock(),
-        pos.fullmove_number(),
-    )
-    .unwrap_or_else(|e| panic!("{pos}: {e}"))
+        ..pos.setup()
+    };
+    setup.position().unwrap_or_else(|e| panic!("{pos}: {e}"))
 }
 
 /// `pos` moved `dx` files and `dy` ranks along the table.
