@@ -16,9 +16,9 @@
 //! current time control started afresh.
 
 use super::reply::in_range;
+use super::shared::Shared;
 use super::state::GuiState;
 use super::view::colour_word;
-use super::Shared;
 use crate::rules::Colour;
 use crate::runner::game::Limit;
 use serde::{Deserialize, Serialize};

@@ -4,8 +4,8 @@
 
 use super::clock::{self, Clock, ClockRequest};
 use super::reply::{in_range, refused};
+use super::shared::Shared;
 use super::state::{check_level, GuiState, Mode, MOVETIME_RANGE};
-use super::Shared;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::header;

@@ -23,32 +23,31 @@
 //! [`Referee`]: crate::referee::Referee
 
 mod clock;
-mod driver;
 mod engine;
 mod guard;
 mod handlers;
 mod idle;
-mod jobs;
 mod reply;
 mod review;
 mod routes;
 mod setup;
+mod shared;
 mod state;
 mod study;
 mod view;
 
 pub use crate::protocol::client::Info;
 pub use clock::{Clock, ClockView};
-pub use driver::{ANSWER_MARGIN, FAILURES_BEFORE_PAUSE};
-pub use engine::EngineProcess;
+pub use engine::{EngineProcess, ANSWER_MARGIN, FAILURES_BEFORE_PAUSE};
 pub use guard::BODY_LIMIT;
 pub use state::{EngineStatus, GuiState, Mode, View, MOVETIME_RANGE};
 
+use shared::Shared;
 use std::future::Future;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::atomic::AtomicUsize;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{watch, Notify};
 
@@ -75,41 +74,6 @@ pub struct GuiOptions {
     #[arg(long, default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub idle_timeout: u64,
-}
-
-/// What the handlers and the driver share.
-struct Shared {
-    /// The game; see [`Shared::lock`].
-    state: Mutex<GuiState>,
-    /// Carries the state's version to every open event stream.
-    changed: watch::Sender<u64>,
-    /// Wakes the engine driver after a change.
-    wake: Notify,
-    /// The engine command, split.
-    command: Vec<String>,
-    /// How often an event stream sends a comment to keep its connection
-    /// within the idle timeout.
-    keep_alive: Duration,
-    /// How many pages hold an event stream open: the analysis runs only
-    /// while one can see it. Counted apart from `changed`'s receivers,
-    /// which the server's own tasks hold too.
-    pages: AtomicUsize,
-}
-
-impl Shared {
-    /// The game, locked.
-    fn lock(&self) -> MutexGuard<'_, GuiState> {
-        // A panic aborts the process (see the release profile), so a
-        // poisoned lock cannot be seen; take it anyway rather than unwrap.
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Publishes a change made under `state` and wakes the driver.
-    fn publish(&self, state: &mut GuiState) {
-        state.touch();
-        self.changed.send_replace(state.version);
-        self.wake.notify_one();
-    }
 }
 
 /// `chex gui`: serves until killed. Prints the URL on the first line.
@@ -181,7 +145,7 @@ pub async fn bind(options: GuiOptions) -> Result<(SocketAddr, impl Future<Output
     };
     let server = async move {
         tokio::spawn(clock::watch_flags(shared.clone()));
-        tokio::spawn(driver::drive_engine(shared));
+        tokio::spawn(engine::drive_engine(shared));
         if let Err(e) = axum::serve(listener, app).await {
             eprintln!("error: the server stopped: {e}");
         }

@@ -8,8 +8,8 @@ use super::handlers::{
 };
 use super::reply::{bad, page};
 use super::setup::{get_export, post_setup};
+use super::shared::Shared;
 use super::study::{post_analysis, post_cursor, post_hint, post_review};
-use super::Shared;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::routing::{get, post};

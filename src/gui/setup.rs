@@ -9,8 +9,8 @@
 
 use super::clock::{Clock, ClockRequest};
 use super::handlers::{change, parse};
+use super::shared::Shared;
 use super::state::{check_level, Mode};
-use super::Shared;
 use crate::rules::Position;
 use axum::body::Bytes;
 use axum::extract::State;

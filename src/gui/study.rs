@@ -15,9 +15,9 @@ use super::reply::in_range;
 use super::review::{
     Decision, Review, ReviewStatus, Value, REVIEW_MOVETIME, REVIEW_MOVETIME_RANGE,
 };
+use super::shared::Shared;
 use super::state::GuiState;
 use super::view::{colour_word, LastMove, TileView};
-use super::Shared;
 use crate::protocol::client::{Info, Score};
 use crate::referee::Referee;
 use crate::rules::{Colour, Move, MoveToken, Piece, Pile};
