@@ -9,38 +9,43 @@
 //! page as server-sent events: one direction is all the live updates need,
 //! and the browser's `EventSource` reconnects by itself.
 //!
-//! This file starts the server: the options, what the handlers and the
-//! driver share, binding and serving. `routes` maps paths to the
-//! `handlers` behind the `guard`, `reply` shapes the answers, `state` is
-//! the game, `driver` runs the engine, `engine` is its process, and `idle`
-//! closes connections that fall silent. `clock` holds the time controls
-//! and ends games on time; `setup` starts games from a set-up position and
-//! exports a game as the engine's `position` command. `view` builds the parts of the
-//! page's views that more than one view shares. `study` keeps the hint, the
-//! analysis, the review and the cursor, `jobs` runs the engine for them
-//! when it is not playing, and `review` marks the game's decisions.
+//! This file starts the server: the options, binding and serving. The
+//! modules depend one way, each only on those listed before it:
+//!
+//! - `notation` (a colour's word, a token's squares) and `refused` (why a
+//!   request is refused, and the range check) depend on nothing here;
+//! - `clock` is the clocks' arithmetic; `review` marks a game's
+//!   decisions; `study` keeps the hint, the analysis, the review and the
+//!   cursor;
+//! - `game` is the game as the referee sees it, with the study requests
+//!   that change it (`game::study`);
+//! - `view` builds every view the page receives from the game;
+//! - `shared` is what the server's tasks share: the game under its lock
+//!   and the signals of a change;
+//! - `flags` ends games on time; `engine` runs the engine (its process,
+//!   the one search loop, the play and study jobs, and the driver);
+//!   `http` answers the page (one router per resource).
 //!
 //! [`Referee`]: crate::referee::Referee
 
 mod clock;
 mod engine;
-mod guard;
-mod handlers;
-mod idle;
-mod reply;
+mod flags;
+mod game;
+mod http;
+mod notation;
+mod refused;
 mod review;
-mod routes;
-mod setup;
 mod shared;
-mod state;
 mod study;
 mod view;
 
 pub use crate::protocol::client::Info;
-pub use clock::{Clock, ClockView};
+pub use clock::Clock;
 pub use engine::{EngineProcess, ANSWER_MARGIN, FAILURES_BEFORE_PAUSE};
-pub use guard::BODY_LIMIT;
-pub use state::{EngineStatus, GuiState, Mode, View, MOVETIME_RANGE};
+pub use game::{EngineStatus, GuiState, Mode, MOVETIME_RANGE};
+pub use http::BODY_LIMIT;
+pub use view::{ClockView, View};
 
 use shared::Shared;
 use std::future::Future;
@@ -138,13 +143,13 @@ pub async fn bind(options: GuiOptions) -> Result<(SocketAddr, impl Future<Output
     let addr = listener
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    let app = routes::router(shared.clone());
-    let listener = idle::IdleListener {
+    let app = http::router(shared.clone());
+    let listener = http::IdleListener {
         inner: listener,
         idle,
     };
     let server = async move {
-        tokio::spawn(clock::watch_flags(shared.clone()));
+        tokio::spawn(flags::watch_flags(shared.clone()));
         tokio::spawn(engine::drive_engine(shared));
         if let Err(e) = axum::serve(listener, app).await {
             eprintln!("error: the server stopped: {e}");

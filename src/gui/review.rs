@@ -14,7 +14,7 @@
 //! value of what was played (`after`). Marks follow Lichess's drops of 0.1, 0.2 and 0.3 on a −1..1
 //! scale, halved on the engine's 0..1 expected result.
 
-use super::view::colour_word;
+use super::notation::{colour_word, squares};
 use crate::rules::Colour;
 use serde::Serialize;
 
@@ -139,7 +139,7 @@ impl Decision {
                 Colour::Black
             })
             .into(),
-            played_squares: super::study::squares(&played),
+            played_squares: squares(&played),
             played,
             best: None,
             before: None,
@@ -172,11 +172,7 @@ impl Decision {
             .as_deref()
             .and_then(line_of)
             .or_else(|| lines.first().map(|(_, v)| *v));
-        self.best_squares = self
-            .best
-            .as_deref()
-            .map(super::study::squares)
-            .unwrap_or([None, None]);
+        self.best_squares = self.best.as_deref().map(squares).unwrap_or([None, None]);
         self.played_value = line_of(&self.played);
     }
 }

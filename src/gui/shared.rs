@@ -3,7 +3,7 @@
 //! the settings they all read. The HTTP handlers, the engine driver and
 //! the flag timer each hold one `Arc` of it; it knows none of them.
 
-use super::state::GuiState;
+use super::game::GuiState;
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;

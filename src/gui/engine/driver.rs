@@ -6,8 +6,8 @@
 
 use super::process::EngineProcess;
 use super::{play, study};
+use crate::gui::game::EngineStatus;
 use crate::gui::shared::Shared;
-use crate::gui::state::EngineStatus;
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -3,10 +3,11 @@
 
 use super::process::EngineProcess;
 use super::search::search;
-use crate::gui::clock::{self, flag_if_out};
+use crate::gui::clock;
+use crate::gui::flags::flag_if_out;
+use crate::gui::game::{EngineStatus, GuiState};
+use crate::gui::notation::colour_word;
 use crate::gui::shared::Shared;
-use crate::gui::state::{EngineStatus, GuiState};
-use crate::gui::view::colour_word;
 use crate::protocol::client::{setoption, Info};
 
 /// A move the driver is to ask for: for which game, with what command.

@@ -4,8 +4,8 @@
 //! so that the deadline, the `stop` and the failures are read one way.
 
 use super::process::EngineProcess;
+use crate::gui::game::GuiState;
 use crate::gui::shared::Shared;
-use crate::gui::state::GuiState;
 use crate::protocol::client::{bestmove, engine_error, Info, STOP};
 use std::time::Duration;
 use tokio::time::{timeout_at, Instant};

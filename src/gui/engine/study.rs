@@ -11,12 +11,14 @@
 
 use super::process::EngineProcess;
 use super::search::search;
+use crate::gui::game::study::target;
+use crate::gui::game::GuiState;
+use crate::gui::notation::{squares, with_move};
 use crate::gui::review::{ReviewStatus, Value};
 use crate::gui::shared::Shared;
-use crate::gui::state::GuiState;
 use crate::gui::study::{
-    kinds_of, squares, target, with_move, HintStatus, KindAdvice, StudyJob, ANALYSIS_FIRST_LOOK,
-    ANALYSIS_KIND_MOVETIME, ANALYSIS_LINES, HINT_KIND_MOVETIME, HINT_MOVETIME, REVIEW_LINES,
+    kinds_of, HintStatus, KindAdvice, StudyJob, ANALYSIS_FIRST_LOOK, ANALYSIS_KIND_MOVETIME,
+    ANALYSIS_LINES, HINT_KIND_MOVETIME, HINT_MOVETIME, REVIEW_LINES,
 };
 use crate::protocol::client::{setoption, Info};
 use crate::rules::{Colour, Piece, Pile};
