@@ -68,7 +68,7 @@ impl Clock {
     }
 
     /// How long a side's first turn may last before the game is
-    /// aborted: [`FIRST_MOVE_MS`], or the base time if shorter, so that a
+    /// aborted: `FIRST_MOVE_MS` (30 s), or the base time if shorter, so that a
     /// bullet game does not wait longer for its first move than it lasts.
     pub fn first_move_ms(&self) -> u64 {
         FIRST_MOVE_MS.min(self.base_ms)
