@@ -199,7 +199,7 @@ fn a_clock_game_ends_on_the_flag() {
     browser.click("#draw");
     browser.click("#world .sq[data-sq='0,0']");
     assert!(browser.find_all("#world .sq.legal").is_empty());
-    browser.read("play('@'); return true;");
+    browser.read("chex.play('@'); return true;");
     browser.wait(
         "the refusal",
         "return document.querySelector('#message').textContent \

@@ -602,13 +602,14 @@ fn nothing_is_played_while_looking_back() {
 /// it; later views from the server are ignored until `resume`.
 fn show_with(browser: &Browser, overrides: &Value) {
     browser.read(&format!(
-        "render(Object.assign({{}}, view, {overrides}, {{ version: 1e9 }})); return true;"
+        "chex.render(Object.assign({{}}, chex.view, {overrides}, {{ version: 1e9 }})); return true;"
     ));
 }
 
-/// Lets the page take the server's views again.
+/// Lets the page take the server's views again, and forgets the version
+/// drawn, so that [`page_caught_up`] waits for the server's next view.
 fn resume(browser: &Browser) {
-    browser.read("view.version = -1; return true;");
+    browser.read("chex.view.version = -1; document.body.dataset.version = -1; return true;");
 }
 
 /// The labels over the table: (square, text, box).

@@ -14,6 +14,7 @@ const PAGE_CSS: &str = include_str!("../page.css");
 const PAGE_JS: &str = include_str!("../page.js");
 const PLAY_JS: &str = include_str!("../play.js");
 const STUDY_JS: &str = include_str!("../study.js");
+const MAIN_JS: &str = include_str!("../main.js");
 
 /// The routes of the page's files.
 pub(super) fn router() -> Router<Arc<Shared>> {
@@ -37,6 +38,10 @@ pub(super) fn router() -> Router<Arc<Shared>> {
         .route(
             "/study.js",
             get(|| async { page(STUDY_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/main.js",
+            get(|| async { page(MAIN_JS, "text/javascript; charset=utf-8") }),
         )
         // The browser asks for it on its own; the page names no icon.
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
