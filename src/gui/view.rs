@@ -391,24 +391,9 @@ impl LastMove {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gui::game::fixtures::{game, three_turns};
     use crate::gui::game::study::set_cursor;
     use crate::referee::Deal;
-
-    /// A game where the person plays `mode`, on seed 17.
-    fn game(mode: Mode) -> GuiState {
-        GuiState::new(mode, 100, 17, "chex".into())
-    }
-
-    /// Three turns of a two-person game, a draw and a placement each.
-    fn three_turns() -> GuiState {
-        let mut state = game(Mode::Two);
-        for _ in 0..3 {
-            state.referee.play("@").unwrap();
-            let token = state.referee.legal_tokens()[0].clone();
-            state.referee.play(&token).unwrap();
-        }
-        state
-    }
 
     #[test]
     fn the_view_counts_a_drawn_tile_out_of_the_pile() {

@@ -558,14 +558,32 @@ fn dealt(seed: u64) -> Referee {
     Referee::new(start, deal).expect("a deal from a position's own piles matches them")
 }
 
+/// Games for the unit tests of the game and of what is built on it.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub mod fixtures {
+    use super::{GuiState, Mode};
 
     /// A game where the person plays `mode`, on seed 17.
-    fn game(mode: Mode) -> GuiState {
+    pub fn game(mode: Mode) -> GuiState {
         GuiState::new(mode, 100, 17, "chex".into())
     }
+
+    /// Three turns of a two-person game, a draw and a placement each.
+    pub fn three_turns() -> GuiState {
+        let mut state = game(Mode::Two);
+        for _ in 0..3 {
+            state.referee.play("@").unwrap();
+            let token = state.referee.legal_tokens()[0].clone();
+            state.referee.play(&token).unwrap();
+        }
+        state
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::game;
+    use super::*;
 
     /// Plays a draw and the first legal placement, as whoever is to move.
     fn place(state: &mut GuiState) {

@@ -150,22 +150,12 @@ pub fn set_cursor(state: &mut GuiState, decision: Option<usize>) -> Result<(), R
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gui::game::fixtures::{game, three_turns};
     use crate::gui::game::Mode;
-
-    /// Three turns of a two-person game, a draw and a placement each.
-    fn game() -> GuiState {
-        let mut state = GuiState::new(Mode::Two, 100, 17, "chex".into());
-        for _ in 0..3 {
-            state.referee.play("@").unwrap();
-            let token = state.referee.legal_tokens()[0].clone();
-            state.referee.play(&token).unwrap();
-        }
-        state
-    }
 
     #[test]
     fn a_review_has_a_decision_per_answer() {
-        let mut state = game();
+        let mut state = three_turns();
         assert!(start_review(&mut state, 10).is_err());
         assert!(state.study.review.is_none());
         start_review(&mut state, 100).unwrap();
@@ -177,7 +167,7 @@ mod tests {
         assert_eq!(review.decisions[1].ply, 0);
         assert_eq!(review.decisions[2].ply, 1);
         assert_eq!(review.decisions[2].side, "black");
-        let empty = &mut GuiState::new(Mode::Two, 100, 17, "chex".into());
+        let empty = &mut game(Mode::Two);
         assert!(start_review(empty, 100).is_err());
     }
 }
