@@ -6,10 +6,11 @@
 
 use super::clock::Clock;
 use super::game::study::target;
-use super::game::{EngineView, GuiState, Mode};
+use super::game::{Engine, EngineStatus, GuiState, Mode};
 use super::notation::{colour_word, squares};
 use super::review::Review;
 use super::study::{referee_at, Hint, KindAdvice, Line, StudyJob};
+use crate::protocol::client::Info;
 use crate::referee::{Referee, Side};
 use crate::rules::{Colour, Kind, Move, Piece, Position};
 use serde::Serialize;
@@ -124,7 +125,7 @@ impl View {
             moves: state.referee.tokens(),
             result: record.result,
             reason: record.reason,
-            engine: state.engine.clone(),
+            engine: EngineView::of(&state.engine),
             clocks_ms: state.clocks_ms(),
             thinking_ms: if state.clock_runs() {
                 state.running_ms()
@@ -139,6 +140,44 @@ impl View {
             aborted: state.is_aborted(),
             level: state.level,
             study: StudyView::of(state),
+        }
+    }
+}
+
+/// What the engine is doing, as the page shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineView {
+    /// The command that runs it.
+    pub command: String,
+    /// What it is doing.
+    pub status: EngineStatus,
+    /// The last failure, in words (empty when none).
+    pub message: String,
+    /// How many times it was restarted after a failure.
+    pub restarts: u32,
+    /// The colour it is thinking for.
+    pub side: Option<String>,
+    /// The live search line while it thinks, or the last one.
+    pub info: Option<Info>,
+    /// The colour `info` speaks for: its score and WDL are that side's.
+    pub info_side: Option<String>,
+    /// Its last move, as it answered it.
+    pub last_move: Option<String>,
+}
+
+impl EngineView {
+    /// The engine as the page shows it.
+    pub fn of(engine: &Engine) -> EngineView {
+        let word = |side: Option<Colour>| side.map(|c| colour_word(c).to_string());
+        EngineView {
+            command: engine.command.clone(),
+            status: engine.status,
+            message: engine.message.clone(),
+            restarts: engine.restarts,
+            side: word(engine.side),
+            info: engine.info.clone(),
+            info_side: word(engine.info_side),
+            last_move: engine.last_move.clone(),
         }
     }
 }

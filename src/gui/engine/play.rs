@@ -6,9 +6,9 @@ use super::search::search;
 use crate::gui::clock;
 use crate::gui::flags::flag_if_out;
 use crate::gui::game::{EngineStatus, GuiState};
-use crate::gui::notation::colour_word;
 use crate::gui::shared::Shared;
 use crate::protocol::client::{setoption, Info};
+use crate::rules::Colour;
 
 /// A move the driver is to ask for: for which game, with what command.
 pub(super) struct Job {
@@ -23,8 +23,8 @@ pub(super) struct Job {
     /// The time to think, in milliseconds: the move time, or what is left
     /// on the engine's clock (the deadline counts from it).
     movetime: u64,
-    /// The side to move, as the page names it.
-    side: &'static str,
+    /// The side to move.
+    side: Colour,
 }
 
 /// The move to ask for now, if it is the engine's turn and it is not
@@ -50,10 +50,10 @@ pub(super) fn next(shared: &Shared) -> Option<Job> {
             clock::go_command(state.movetime, clock, mover, running),
         ],
         movetime: clock::answer_ms(state.movetime, clock, mover, running),
-        side: colour_word(mover),
+        side: mover,
     };
     state.engine.status = EngineStatus::Thinking;
-    state.engine.side = Some(job.side.to_string());
+    state.engine.side = Some(job.side);
     shared.publish(&mut state);
     Some(job)
 }
@@ -76,7 +76,7 @@ pub(super) async fn run(
             return false;
         }
         state.engine.info = Some(info);
-        state.engine.info_side = Some(job.side.to_string());
+        state.engine.info_side = Some(job.side);
         true
     };
     let answer = search(

@@ -71,9 +71,9 @@ pub enum EngineStatus {
     Paused,
 }
 
-/// What the engine is doing, as the page shows it.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct EngineView {
+/// What the engine is doing, as the driver last said.
+#[derive(Clone, Debug, Default)]
+pub struct Engine {
     /// The command that runs it.
     pub command: String,
     /// What it is doing.
@@ -83,11 +83,11 @@ pub struct EngineView {
     /// How many times it was restarted after a failure.
     pub restarts: u32,
     /// The colour it is thinking for.
-    pub side: Option<String>,
+    pub side: Option<Colour>,
     /// The live search line while it thinks, or the last one.
     pub info: Option<Info>,
     /// The colour `info` speaks for: its score and WDL are that side's.
-    pub info_side: Option<String>,
+    pub info_side: Option<Colour>,
     /// Its last move, as it answered it.
     pub last_move: Option<String>,
 }
@@ -108,7 +108,7 @@ pub struct GuiState {
     /// Bumped on every change the page should see.
     pub version: u64,
     /// The engine as shown.
-    pub engine: EngineView,
+    pub engine: Engine,
     /// Set after repeated engine failures: the engine is not asked again
     /// until the person acts, so a broken engine does not loop for ever.
     pub paused: bool,
@@ -144,10 +144,10 @@ impl GuiState {
             seed,
             generation: 0,
             version: 0,
-            engine: EngineView {
+            engine: Engine {
                 command: engine_command,
                 status: EngineStatus::Starting,
-                ..EngineView::default()
+                ..Engine::default()
             },
             paused: false,
             engine_moves: Vec::new(),
