@@ -8,41 +8,35 @@ use axum::routing::get;
 use axum::Router;
 use std::sync::Arc;
 
-/// The page, built into the binary: nothing is fetched at run time.
-const PAGE_HTML: &str = include_str!("../page.html");
-const PAGE_CSS: &str = include_str!("../page.css");
-const PAGE_JS: &str = include_str!("../page.js");
-const PLAY_JS: &str = include_str!("../play.js");
-const STUDY_JS: &str = include_str!("../study.js");
-const MAIN_JS: &str = include_str!("../main.js");
+/// The page's files, built into the binary: each path, its text and its
+/// content type.
+const FILES: [(&str, &str, &str); 6] = [
+    (
+        "/",
+        include_str!("../page.html"),
+        "text/html; charset=utf-8",
+    ),
+    (
+        "/page.css",
+        include_str!("../page.css"),
+        "text/css; charset=utf-8",
+    ),
+    ("/page.js", include_str!("../page.js"), JS),
+    ("/play.js", include_str!("../play.js"), JS),
+    ("/study.js", include_str!("../study.js"), JS),
+    ("/main.js", include_str!("../main.js"), JS),
+];
+
+/// The content type of the page's scripts.
+const JS: &str = "text/javascript; charset=utf-8";
 
 /// The routes of the page's files.
 pub(super) fn router() -> Router<Arc<Shared>> {
-    Router::new()
-        .route(
-            "/",
-            get(|| async { page(PAGE_HTML, "text/html; charset=utf-8") }),
-        )
-        .route(
-            "/page.css",
-            get(|| async { page(PAGE_CSS, "text/css; charset=utf-8") }),
-        )
-        .route(
-            "/page.js",
-            get(|| async { page(PAGE_JS, "text/javascript; charset=utf-8") }),
-        )
-        .route(
-            "/play.js",
-            get(|| async { page(PLAY_JS, "text/javascript; charset=utf-8") }),
-        )
-        .route(
-            "/study.js",
-            get(|| async { page(STUDY_JS, "text/javascript; charset=utf-8") }),
-        )
-        .route(
-            "/main.js",
-            get(|| async { page(MAIN_JS, "text/javascript; charset=utf-8") }),
-        )
-        // The browser asks for it on its own; the page names no icon.
-        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
+    let files = FILES
+        .iter()
+        .fold(Router::new(), |router, &(path, body, kind)| {
+            router.route(path, get(move || async move { page(body, kind) }))
+        });
+    // The browser asks for it on its own; the page names no icon.
+    files.route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
 }
