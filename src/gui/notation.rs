@@ -12,6 +12,16 @@ pub fn colour_word(colour: Colour) -> &'static str {
     }
 }
 
+/// Writes a colour as its word in a view the page receives: for
+/// `#[serde(serialize_with = "…")]` on a field of the game's own state
+/// that the page reads as it is.
+pub fn serialize_colour<S: serde::Serializer>(
+    colour: &Colour,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(colour_word(*colour))
+}
+
 /// Where a token's tile comes from and goes: a step has both, a
 /// placement only the second, a draw neither.
 pub fn squares(token: &str) -> [Option<[i32; 2]>; 2] {
@@ -55,5 +65,14 @@ mod tests {
     fn colours_are_written_in_lower_case() {
         assert_eq!(colour_word(Colour::White), "white");
         assert_eq!(colour_word(Colour::Black), "black");
+        #[derive(serde::Serialize)]
+        struct Mover {
+            #[serde(serialize_with = "serialize_colour")]
+            side: Colour,
+        }
+        let json = serde_json::to_string(&Mover {
+            side: Colour::Black,
+        });
+        assert_eq!(json.unwrap(), r#"{"side":"black"}"#);
     }
 }

@@ -10,7 +10,7 @@
 //! either: every square it marks and every legal token it checks comes
 //! from the view.
 
-use super::notation::squares;
+use super::notation::{serialize_colour, squares};
 use super::refused::Refused;
 use super::review::Review;
 use crate::protocol::client::{Info, Score};
@@ -101,8 +101,9 @@ pub struct Hint {
     /// The answers played when it was asked: it is for that turn only.
     #[serde(skip)]
     pub at: usize,
-    /// The mover: `white` or `black`.
-    pub side: String,
+    /// The mover; the page reads `white` or `black`.
+    #[serde(serialize_with = "serialize_colour")]
+    pub side: Colour,
     /// Where it stands.
     pub status: HintStatus,
     /// Why it failed, in words.

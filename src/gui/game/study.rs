@@ -3,7 +3,6 @@
 //! game the table shows, which the analysis searches.
 
 use super::GuiState;
-use crate::gui::notation::colour_word;
 use crate::gui::refused::{in_range, Refused};
 use crate::gui::review::{Decision, Review, ReviewStatus, Value, REVIEW_MOVETIME_RANGE};
 use crate::gui::study::{referee_at, Hint, HintStatus};
@@ -70,7 +69,7 @@ pub fn ask_hint(state: &mut GuiState) -> Result<(), Refused> {
     state.study.hint = Some(Hint {
         generation: state.generation,
         at,
-        side: colour_word(side).into(),
+        side,
         status: HintStatus::Thinking,
         message: String::new(),
         best: None,
@@ -166,7 +165,7 @@ mod tests {
         assert!(review.positions[1].ends_with("moves Q@") || review.positions[1].ends_with('@'));
         assert_eq!(review.decisions[1].ply, 0);
         assert_eq!(review.decisions[2].ply, 1);
-        assert_eq!(review.decisions[2].side, "black");
+        assert_eq!(review.decisions[2].side, Colour::Black);
         let empty = &mut game(Mode::Two);
         assert!(start_review(empty, 100).is_err());
     }
