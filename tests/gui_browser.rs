@@ -424,6 +424,16 @@ fn engine_d_of(position: &str) -> (BTreeMap<String, String>, BTreeMap<String, u6
     (tiles, piles, fields[1].to_string())
 }
 
+/// Plays `n` turns in a two-person game: each a draw and the first legal
+/// placement.
+fn place_turns(gui: &Gui, n: usize) {
+    for _ in 0..n {
+        let state = gui.ok("/api/move", r#"{"token":"@"}"#);
+        let placement = legal(&state)[0].clone();
+        gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
+    }
+}
+
 /// Waits until the page shows `n` moves (a drawn tile counts as one).
 fn wait_moves(browser: &Browser, n: usize) {
     browser.wait(
@@ -637,11 +647,7 @@ fn the_page_fits_a_phone_and_a_short_laptop_window() {
     ensure_browser();
     let gui = Gui::start(&["--seed", "1", "--movetime", "100"]);
     gui.ok("/api/new", r#"{"mode":"two","seed":5}"#);
-    for _ in 0..6 {
-        let state = gui.ok("/api/move", r#"{"token":"@"}"#);
-        let placement = legal(&state)[0].clone();
-        gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
-    }
+    place_turns(&gui, 6);
     let browser = Browser::start();
     let measure = |width: u32, height: u32| -> Value {
         browser.resize(width, height);

@@ -926,7 +926,10 @@ fn the_page_names_every_level_as_the_engine_does() {
         );
     }
     assert!(page.contains("not chess Elo"));
-    assert!(page.contains(r#"<script src="/play.js"></script>"#));
+    assert!(page.contains(r#"<script type="module" src="/main.js"></script>"#));
+    let main = gui.get("/main.js");
+    assert_eq!(main.status, 200);
+    assert!(main.body.contains(r#"from "./play.js";"#));
     let script = gui.get("/play.js");
     assert_eq!(script.status, 200);
     assert!(script.body.contains("function drawPlayClocks"));

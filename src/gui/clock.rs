@@ -7,7 +7,7 @@
 //! completed turn, so a draw and the placement of the drawn tile, two
 //! answers, earn one increment between them. The clock of the side to move
 //! runs from its last answer; when it reaches zero the side loses on time,
-//! even if nobody asks the server anything: [`watch_flags`] wakes at that
+//! even if nobody asks the server anything: the `flags` task wakes at that
 //! instant. As on lichess, a side's first turn is untimed (its clock
 //! starts once it has moved), and a side that makes no first move within
 //! [`FIRST_MOVE_MS`] (or the base time, if shorter) aborts the game
@@ -15,15 +15,10 @@
 //! game does not give time back); a loaded record is played on with the
 //! current time control started afresh.
 
-use super::reply::in_range;
-use super::state::GuiState;
-use super::view::colour_word;
-use super::Shared;
+use super::refused::{in_range, Refused};
 use crate::rules::Colour;
 use crate::runner::game::Limit;
-use serde::{Deserialize, Serialize};
 use std::ops::RangeInclusive;
-use std::sync::Arc;
 
 /// The base times the page may ask for, in ms: from one second (a test's
 /// or a bullet player's) to three hours.
@@ -35,17 +30,6 @@ pub const INCREMENT_RANGE: RangeInclusive<u64> = 0..=600_000;
 /// How long a side's first turn, untimed, may last before the game is
 /// aborted, in ms: lichess's 30 s.
 pub const FIRST_MOVE_MS: u64 = 30_000;
-
-/// A clock as a new game's request asks for it.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct ClockRequest {
-    /// Each side's time for the game, in ms.
-    pub base_ms: u64,
-    /// The increment per completed turn, in ms.
-    #[serde(default)]
-    pub inc_ms: u64,
-}
 
 /// Both sides' clocks in a game with a base and an increment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,27 +45,9 @@ pub struct Clock {
     flagged: Option<Colour>,
 }
 
-/// What the page shows of the clocks.
-#[derive(Clone, Debug, Serialize)]
-pub struct ClockView {
-    /// Each side's time for the game, in ms.
-    pub base_ms: u64,
-    /// The increment per completed turn, in ms.
-    pub inc_ms: u64,
-    /// Each side's time left, White's first, in ms, before the answer now
-    /// running: the page takes the view's `thinking_ms` and the time since
-    /// the view came off the running side's.
-    pub left_ms: [u64; 2],
-    /// The side whose clock runs (`white` or `black`); `None` once the
-    /// game is over.
-    pub running: Option<String>,
-    /// The side that lost on time, if one did.
-    pub flagged: Option<String>,
-}
-
 impl Clock {
     /// Fresh clocks, or why the page may not ask for them.
-    pub fn new(base_ms: u64, inc_ms: u64) -> Result<Clock, String> {
+    pub fn new(base_ms: u64, inc_ms: u64) -> Result<Clock, Refused> {
         let base_ms = in_range("base time", base_ms, &BASE_RANGE, " ms")?;
         let inc_ms = in_range("increment", inc_ms, &INCREMENT_RANGE, " ms")?;
         Ok(Clock {
@@ -102,7 +68,7 @@ impl Clock {
     }
 
     /// How long a side's first turn may last before the game is
-    /// aborted: [`FIRST_MOVE_MS`], or the base time if shorter, so that a
+    /// aborted: `FIRST_MOVE_MS` (30 s), or the base time if shorter, so that a
     /// bullet game does not wait longer for its first move than it lasts.
     pub fn first_move_ms(&self) -> u64 {
         FIRST_MOVE_MS.min(self.base_ms)
@@ -155,18 +121,6 @@ impl Clock {
         }
         .describe()
     }
-
-    /// The clocks as the page shows them, `running` being the side whose
-    /// clock runs now, if the game goes on.
-    pub fn view(&self, running: Option<Colour>) -> ClockView {
-        ClockView {
-            base_ms: self.base_ms,
-            inc_ms: self.inc_ms,
-            left_ms: self.left_ms,
-            running: running.map(|c| colour_word(c).into()),
-            flagged: self.flagged.map(|c| colour_word(c).into()),
-        }
-    }
 }
 
 /// The reason a record and the page give for a flag.
@@ -206,61 +160,6 @@ pub fn answer_ms(movetime: u64, clock: Option<&Clock>, mover: Colour, running_ms
     clock.map_or(movetime, |c| c.left_now(mover, running_ms))
 }
 
-/// Ends games on time while the server runs: sleeps until the running
-/// clock would reach zero, or until the game changes, and then flags the
-/// side to move if its time is out. The flag needs no request: a person
-/// who never moves still loses, and the page learns it from the event
-/// stream.
-pub(super) async fn watch_flags(shared: Arc<Shared>) {
-    let mut changed = shared.changed.subscribe();
-    loop {
-        let due = {
-            let mut state = shared.lock();
-            if flag_if_out(&mut state) {
-                shared.publish(&mut state);
-            }
-            state.flag_instant()
-        };
-        let woke = match due {
-            Some(at) => tokio::select! {
-                _ = tokio::time::sleep_until(at.into()) => true,
-                woke = changed.changed() => woke.is_ok(),
-            },
-            None => changed.changed().await.is_ok(),
-        };
-        if !woke {
-            // The server is gone: nothing is left to flag.
-            return;
-        }
-    }
-}
-
-/// [`flag_if_out`] under the lock, published: a person's move that comes
-/// after the flag instant is refused as after the flag.
-pub(super) fn flag_due(shared: &Shared) {
-    let mut state = shared.lock();
-    if flag_if_out(&mut state) {
-        shared.publish(&mut state);
-    }
-}
-
-/// Flags the side to move if its clock is out, or aborts the game if its
-/// first move is overdue; true if it did (the caller publishes).
-/// The driver calls it before it plays an engine's answer, and the move
-/// handler before a person's, so that an answer that came after the flag
-/// instant loses even if it beat the timer task to the lock.
-pub(super) fn flag_if_out(state: &mut GuiState) -> bool {
-    if state.time_is_up() {
-        state.flag_now();
-        true
-    } else if state.first_move_overdue() {
-        state.abort_now();
-        true
-    } else {
-        false
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,9 +191,6 @@ mod tests {
         assert_eq!(clock.flagged(), Some(Colour::White));
         assert_eq!(clock.left_ms(Colour::White), 0);
         assert_eq!(clock.left_ms(Colour::Black), 3_000);
-        let view = clock.view(None);
-        assert_eq!(view.flagged.as_deref(), Some("white"));
-        assert_eq!(view.left_ms, [0, 3_000]);
         assert_eq!(lost_on_time(Colour::White), "White lost on time");
         let fresh = clock.restarted();
         assert_eq!(fresh.flagged(), None);

@@ -9,46 +9,50 @@
 //! page as server-sent events: one direction is all the live updates need,
 //! and the browser's `EventSource` reconnects by itself.
 //!
-//! This file starts the server: the options, what the handlers and the
-//! driver share, binding and serving. `routes` maps paths to the
-//! `handlers` behind the `guard`, `reply` shapes the answers, `state` is
-//! the game, `driver` runs the engine, `engine` is its process, and `idle`
-//! closes connections that fall silent. `clock` holds the time controls
-//! and ends games on time; `setup` starts games from a set-up position and
-//! exports a game as the engine's `position` command. `view` builds the parts of the
-//! page's views that more than one view shares. `study` keeps the hint, the
-//! analysis, the review and the cursor, `jobs` runs the engine for them
-//! when it is not playing, and `review` marks the game's decisions.
+//! This file starts the server: the options, binding and serving. The
+//! modules depend one way, each only on those listed before it:
+//!
+//! - `notation` (a colour's word, a token's squares) and `refused` (why a
+//!   request is refused, and the range check) depend on nothing here;
+//! - `clock` is the clocks' arithmetic; `review` marks a game's
+//!   decisions; `study` keeps the hint, the analysis, the review and the
+//!   cursor;
+//! - `game` is the game as the referee sees it, with the study requests
+//!   that change it (`game::study`);
+//! - `view` builds every view the page receives from the game;
+//! - `shared` is what the server's tasks share: the game under its lock
+//!   and the signals of a change;
+//! - `flags` ends games on time; `engine` runs the engine (its process,
+//!   the one search loop, the play and study jobs, and the driver);
+//!   `http` answers the page (one router per resource).
 //!
 //! [`Referee`]: crate::referee::Referee
 
 mod clock;
-mod driver;
 mod engine;
-mod guard;
-mod handlers;
-mod idle;
-mod jobs;
-mod reply;
+mod flags;
+mod game;
+mod http;
+mod notation;
+mod refused;
 mod review;
-mod routes;
-mod setup;
-mod state;
+mod shared;
 mod study;
 mod view;
 
 pub use crate::protocol::client::Info;
-pub use clock::{Clock, ClockView};
-pub use driver::{ANSWER_MARGIN, FAILURES_BEFORE_PAUSE};
-pub use engine::EngineProcess;
-pub use guard::BODY_LIMIT;
-pub use state::{EngineStatus, GuiState, Mode, View, MOVETIME_RANGE};
+pub use clock::Clock;
+pub use engine::{EngineProcess, ANSWER_MARGIN, FAILURES_BEFORE_PAUSE};
+pub use game::{EngineStatus, GuiState, Mode, MOVETIME_RANGE};
+pub use http::BODY_LIMIT;
+pub use view::{ClockView, View};
 
+use shared::Shared;
 use std::future::Future;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::atomic::AtomicUsize;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{watch, Notify};
 
@@ -75,41 +79,6 @@ pub struct GuiOptions {
     #[arg(long, default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub idle_timeout: u64,
-}
-
-/// What the handlers and the driver share.
-struct Shared {
-    /// The game; see [`Shared::lock`].
-    state: Mutex<GuiState>,
-    /// Carries the state's version to every open event stream.
-    changed: watch::Sender<u64>,
-    /// Wakes the engine driver after a change.
-    wake: Notify,
-    /// The engine command, split.
-    command: Vec<String>,
-    /// How often an event stream sends a comment to keep its connection
-    /// within the idle timeout.
-    keep_alive: Duration,
-    /// How many pages hold an event stream open: the analysis runs only
-    /// while one can see it. Counted apart from `changed`'s receivers,
-    /// which the server's own tasks hold too.
-    pages: AtomicUsize,
-}
-
-impl Shared {
-    /// The game, locked.
-    fn lock(&self) -> MutexGuard<'_, GuiState> {
-        // A panic aborts the process (see the release profile), so a
-        // poisoned lock cannot be seen; take it anyway rather than unwrap.
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Publishes a change made under `state` and wakes the driver.
-    fn publish(&self, state: &mut GuiState) {
-        state.touch();
-        self.changed.send_replace(state.version);
-        self.wake.notify_one();
-    }
 }
 
 /// `chex gui`: serves until killed. Prints the URL on the first line.
@@ -174,14 +143,14 @@ pub async fn bind(options: GuiOptions) -> Result<(SocketAddr, impl Future<Output
     let addr = listener
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    let app = routes::router(shared.clone());
-    let listener = idle::IdleListener {
+    let app = http::router(shared.clone());
+    let listener = http::IdleListener {
         inner: listener,
         idle,
     };
     let server = async move {
-        tokio::spawn(clock::watch_flags(shared.clone()));
-        tokio::spawn(driver::drive_engine(shared));
+        tokio::spawn(flags::watch_flags(shared.clone()));
+        tokio::spawn(engine::drive_engine(shared));
         if let Err(e) = axum::serve(listener, app).await {
             eprintln!("error: the server stopped: {e}");
         }

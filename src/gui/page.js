@@ -1,24 +1,36 @@
 // The CHEX page. It holds no rules: it draws what the server's state says
 // and sends the person's clicks back as move tokens; the server decides.
-"use strict";
+// An ES module: play.js and study.js import what they use from it, and
+// main.js plugs their parts in (see `parts`), so it imports neither.
 
-const CELL = 56;
+export const CELL = 56;
 const MARGIN = 2;
-const GLYPH = { K: "\u265A", Q: "\u265B", R: "\u265C", B: "\u265D", N: "\u265E", P: "\u265F" };
-const NAME = { K: "king", Q: "queen", R: "rook", B: "bishop", N: "knight", P: "pawn" };
+export const GLYPH = { K: "\u265A", Q: "\u265B", R: "\u265C", B: "\u265D", N: "\u265E", P: "\u265F" };
+export const NAME = { K: "king", Q: "queen", R: "rook", B: "bishop", N: "knight", P: "pawn" };
 
-let view = null;        // the last state from the server
+export let view = null;        // the last state from the server
 let selected = null;    // "x,y" of the person's tile whose moves are shown
 let zoom = 1;           // the person's zoom on top of the fit
 let pan = { x: 0, y: 0 };
 let centredAt = -1;     // the move count the view was last centred for
 
-const $ = (id) => document.getElementById(id);
+export const $ = (id) => document.getElementById(id);
+
+// What play.js and study.js add to the page, filled in by main.js: the
+// position the table shows (the cursor's, or the game's), clocks drawn in
+// the time control's way (true when drawn), the panels drawn after each
+// view, and the fields a new game's request takes from the Game panel.
+export const parts = {
+  shown: (v) => v,
+  drawClocks: () => false,
+  draw: [],
+  newGame: () => ({}),
+};
 
 // Shows `text` (or clears it) in the message box `at`: each panel has its
 // own box beside its controls, so an error appears where the person
 // looked when they caused it, as lichess shows a form's error at the form.
-function showError(text, at = "message") {
+export function showError(text, at = "message") {
   const box = $(at);
   box.textContent = text;
   box.classList.toggle("hidden", !text);
@@ -27,7 +39,7 @@ function showError(text, at = "message") {
 
 // Sends a request; a refusal is shown in the box `at` (see showError),
 // an accepted one clears it and draws the new view.
-async function api(path, body, at = "message") {
+export async function api(path, body, at = "message") {
   const init = {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -51,7 +63,7 @@ async function api(path, body, at = "message") {
   }
 }
 
-function play(token) {
+export function play(token) {
   selected = null;
   return api("/api/move", { token });
 }
@@ -87,7 +99,7 @@ function fromOf(token) {
 
 // What the table shows: study.js may show another position of the game.
 function shown() {
-  return typeof studyShown === "function" ? studyShown(view) : view;
+  return parts.shown(view);
 }
 
 // The person's legal tokens that end on each square, for what is shown.
@@ -313,9 +325,9 @@ function drawStatus() {
 
 // ---- clocks: the time each side has spent, the side to move's running ----
 
-let viewAt = 0;  // performance.now() when the view came
+export let viewAt = 0;  // performance.now() when the view came
 
-function clockText(ms) {
+export function clockText(ms) {
   const s = Math.floor(ms / 1000);
   const m = Math.floor(s / 60);
   return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`
@@ -324,7 +336,7 @@ function clockText(ms) {
 
 function drawClocks() {
   if (!view || !view.clocks_ms) return;
-  if (typeof drawPlayClocks === "function" && drawPlayClocks()) return;
+  if (parts.drawClocks()) return;
   // The server says when the side to move's time runs: not on a side's
   // first turn (lichess's rule), nor once the game is over.
   const running = view.clock_runs;
@@ -339,7 +351,7 @@ function drawClocks() {
 }
 setInterval(drawClocks, 250);
 
-function render(state) {
+export function render(state) {
   if (view && state.version < view.version) return;
   viewAt = performance.now();
   const movesBefore = view ? view.moves.length : -1;
@@ -356,8 +368,7 @@ function render(state) {
   drawEngine();
   drawStatus();
   drawClocks();
-  if (typeof drawPlay === "function") drawPlay();
-  if (typeof drawStudy === "function") drawStudy();
+  for (const draw of parts.draw) draw();
   document.body.dataset.version = view.version;
 }
 
@@ -365,6 +376,14 @@ function render(state) {
 
 let drag = null;
 let dragged = false;
+
+// True when a click only ends a pan of the table, and is no click; the
+// pan is then over, so that the next click counts.
+export function endedDrag() {
+  const was = dragged;
+  dragged = false;
+  return was;
+}
 
 $("board").addEventListener("pointerdown", (ev) => {
   if (ev.target.closest("button")) return;
@@ -397,7 +416,7 @@ function zoomBy(f) {
 }
 
 $("world").addEventListener("click", (ev) => {
-  if (dragged) { dragged = false; return; }
+  if (endedDrag()) return;
   const sq = ev.target.closest(".sq");
   if (!sq || !view || !view.human_turn) return;
   const key = sq.dataset.sq;
@@ -430,7 +449,7 @@ $("new").addEventListener("click", () => {
   const body = { mode: $("mode").value, movetime: Number($("movetime").value) || view.movetime };
   const seed = $("seed").value.trim();
   if (seed !== "") body.seed = Number(seed);
-  if (typeof playNewGame === "function") Object.assign(body, playNewGame());
+  Object.assign(body, parts.newGame());
   selected = null;
   zoom = 1;
   api("/api/new", body, "game-message");
@@ -465,7 +484,7 @@ window.addEventListener("resize", placeWorld);
 
 // ---- live state ----
 
-async function start() {
+export async function start() {
   try {
     const res = await fetch("/api/state");
     render(await res.json());
@@ -477,4 +496,3 @@ async function start() {
   events.onopen = () => { if (view) view.version = -1; showError(""); };
   events.onerror = () => showError("lost the server; reconnecting…");
 }
-start();

@@ -1,10 +1,10 @@
 // The page's play tools: time controls and clocks, the engine's level,
 // the position editor, and the export of a game as a `position` command.
-// Loaded after page.js, whose `view`, `viewAt`, `api`, `$`, `render`,
-// `GLYPH`, `NAME`, `CELL`, `clockText` and `dragged` it uses. Like page.js
-// it holds no rules: the server reads the edited position with the
-// engine's own parser and says what is wrong with it.
-"use strict";
+// main.js plugs its clocks, its panel and its new-game fields into the
+// page. Like page.js it holds no rules: the server reads the edited
+// position with the engine's own parser and says what is wrong with it.
+
+import { $, api, CELL, clockText, endedDrag, GLYPH, NAME, showError, view, viewAt } from "./page.js";
 
 // How many tiles of each kind a side's set holds (RULES.md section 1).
 const SET = { K: 1, Q: 1, R: 2, B: 2, N: 2, P: 8 };
@@ -27,7 +27,7 @@ function chosenClock() {
 }
 
 // What page.js's New game adds to its request.
-function playNewGame() {
+export function playNewGame() {
   const body = { level: Number($("level").value) };
   const clock = chosenClock();
   if (clock) body.clock = clock;
@@ -55,7 +55,7 @@ function tcText(clock) {
 // The header's clocks in a clock game: time left, the running one
 // counting down between views. False when the game has no clock, so that
 // page.js shows the time spent instead.
-function drawPlayClocks() {
+export function drawPlayClocks() {
   const clocks = $("clocks");
   if (!view.clock) {
     clocks.classList.remove("countdown");
@@ -83,7 +83,7 @@ function drawPlayClocks() {
 let controlsSet = false;
 
 // Called by page.js's render after each view.
-function drawPlay() {
+export function drawPlay() {
   if (document.activeElement !== $("level")) $("level").value = String(view.level);
   if (!controlsSet) {
     // The first view tells the controls what the game runs with; after
@@ -326,7 +326,7 @@ $("setup-piles").addEventListener("input", (ev) => {
   $("setup-fen").textContent = setupPosition();
 });
 $("setup-world").addEventListener("click", (ev) => {
-  if (dragged) { dragged = false; return; }
+  if (endedDrag()) return;
   const sq = ev.target.closest(".sq");
   if (!sq || !setup) return;
   const key = sq.dataset.sq;

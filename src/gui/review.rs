@@ -14,7 +14,7 @@
 //! value of what was played (`after`). Marks follow Lichess's drops of 0.1, 0.2 and 0.3 on a −1..1
 //! scale, halved on the engine's 0..1 expected result.
 
-use super::view::colour_word;
+use super::notation::{serialize_colour, squares};
 use crate::rules::Colour;
 use serde::Serialize;
 
@@ -86,8 +86,9 @@ pub struct Decision {
     pub index: usize,
     /// The moves played before it (a draw and its placement share one).
     pub ply: usize,
-    /// The mover: `white` or `black`.
-    pub side: String,
+    /// The mover; the page reads `white` or `black`.
+    #[serde(serialize_with = "serialize_colour")]
+    pub side: Colour,
     /// The answer played: `@`, `N@x,y` or `x,y-x,y`.
     pub played: String,
     /// The engine's best action there, once searched.
@@ -113,19 +114,12 @@ pub struct Decision {
     /// reported no line for it.
     #[serde(skip)]
     played_value: Option<Value>,
-    /// True when the mover is White.
-    #[serde(skip)]
-    white_moves: bool,
 }
 
 impl Decision {
     /// The side that made the decision.
     pub fn mover(&self) -> Colour {
-        if self.white_moves {
-            Colour::White
-        } else {
-            Colour::Black
-        }
+        self.side
     }
 
     /// A decision not yet searched.
@@ -133,13 +127,12 @@ impl Decision {
         Decision {
             index,
             ply,
-            side: colour_word(if white_moves {
+            side: if white_moves {
                 Colour::White
             } else {
                 Colour::Black
-            })
-            .into(),
-            played_squares: super::study::squares(&played),
+            },
+            played_squares: squares(&played),
             played,
             best: None,
             before: None,
@@ -150,7 +143,6 @@ impl Decision {
             searched: false,
             best_squares: [None, None],
             played_value: None,
-            white_moves,
         }
     }
 
@@ -172,11 +164,7 @@ impl Decision {
             .as_deref()
             .and_then(line_of)
             .or_else(|| lines.first().map(|(_, v)| *v));
-        self.best_squares = self
-            .best
-            .as_deref()
-            .map(super::study::squares)
-            .unwrap_or([None, None]);
+        self.best_squares = self.best.as_deref().map(squares).unwrap_or([None, None]);
         self.played_value = line_of(&self.played);
     }
 }
@@ -239,7 +227,7 @@ impl Review {
                 // A step or placement hands the turn over: the next
                 // decision is the opponent's, and its value is this
                 // one's after, seen from the other side.
-                (d.white_moves != self.decisions[i].white_moves)
+                (d.side != self.decisions[i].side)
                     .then_some(d.before)
                     .flatten()
             });
@@ -255,7 +243,7 @@ impl Review {
                 }
             });
             d.white = d.before.map(|v| {
-                if d.white_moves {
+                if d.side == Colour::White {
                     v.expected
                 } else {
                     1.0 - v.expected

@@ -1,9 +1,10 @@
 // Study on the CHEX page: the hint, the analysis, the review and the
-// cursor. Loaded after page.js and sharing its top-level names (view, api,
-// $, CELL, GLYPH, NAME). Like page.js it holds no rules: every square it
-// marks, every value it shows and every position it draws comes from the
-// server's view.
-"use strict";
+// cursor. main.js plugs the position it shows and its panel into the
+// page. Like page.js it holds no rules: every square it marks, every
+// value it shows and every position it draws comes from the server's
+// view.
+
+import { $, api, CELL, GLYPH, NAME, view } from "./page.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const MARK_WORD = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -11,7 +12,7 @@ let analysisPaused = false;   // turned off by this page going out of sight
 
 // What the table shows: the game as it stands, or the cursor's position,
 // on which nothing can be played.
-function studyShown(v) {
+export function studyShown(v) {
   if (!v || !v.cursor) return v;
   const c = v.cursor;
   return Object.assign({}, v, {
@@ -257,7 +258,7 @@ function drawCursor() {
 }
 
 // The hook page.js's render calls.
-function drawStudy() {
+export function drawStudy() {
   if (!view || !view.analysis) return;
   drawMarks();
   drawHint();
@@ -347,4 +348,3 @@ document.addEventListener("visibilitychange", () => {
   }
 });
 window.addEventListener("resize", () => { if (view && view.review) drawReview(); });
-if (view) drawStudy();

@@ -8,7 +8,7 @@
 use super::gui_common::{game_of, legal, moves, Gui};
 use super::{
     destination, engine_d_of, engine_says, ensure_browser, page_piles, page_tiles,
-    photograph_and_check, Browser,
+    photograph_and_check, place_turns, Browser,
 };
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -199,7 +199,7 @@ fn a_clock_game_ends_on_the_flag() {
     browser.click("#draw");
     browser.click("#world .sq[data-sq='0,0']");
     assert!(browser.find_all("#world .sq.legal").is_empty());
-    browser.read("play('@'); return true;");
+    browser.read("chex.play('@'); return true;");
     browser.wait(
         "the refusal",
         "return document.querySelector('#message').textContent \
@@ -497,11 +497,7 @@ fn an_illegal_setup_is_refused_with_the_parsers_reason() {
     ensure_browser();
     let gui = Gui::start(&["--seed", "7", "--movetime", "300"]);
     gui.ok("/api/new", r#"{"mode":"two","seed":7}"#);
-    for _ in 0..2 {
-        let state = gui.ok("/api/move", r#"{"token":"@"}"#);
-        let placement = legal(&state)[0].clone();
-        gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
-    }
+    place_turns(&gui, 2);
     gui.ok("/api/move", r#"{"token":"@"}"#);
     let before = game_of(&gui.state());
     let browser = open(&gui);
@@ -690,11 +686,7 @@ fn a_game_saved_while_played_hides_the_deal() {
     ensure_browser();
     let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
     gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
-    for _ in 0..2 {
-        let state = gui.ok("/api/move", r#"{"token":"@"}"#);
-        let placement = legal(&state)[0].clone();
-        gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
-    }
+    place_turns(&gui, 2);
     let before = game_of(&gui.state());
     let browser = open(&gui);
     browser.click("#save");

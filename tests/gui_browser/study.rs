@@ -7,7 +7,9 @@
 //! 390×844 and checks that the page stays usable at both.
 
 use super::gui_common::{legal, moves, Gui};
-use super::{engine_says, ensure_browser, page_tiles, photograph_and_check, tiles_of, Browser};
+use super::{
+    engine_says, ensure_browser, page_tiles, photograph_and_check, place_turns, tiles_of, Browser,
+};
 use serde_json::{json, Value};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -18,14 +20,21 @@ const RIGHT: &str = "\u{E014}";
 const HOME: &str = "\u{E011}";
 const END: &str = "\u{E010}";
 
-/// Plays `n` turns in a two-person game: each a draw and the first legal
-/// placement.
-fn place_turns(gui: &Gui, n: usize) {
-    for _ in 0..n {
-        let state = gui.ok("/api/move", r#"{"token":"@"}"#);
-        let placement = legal(&state)[0].clone();
-        gui.ok("/api/move", &format!(r#"{{"token":"{placement}"}}"#));
-    }
+/// A two-person game on seed 3 with `turns` turns placed (see
+/// [`place_turns`]), and a browser at 1280×800 on its page once the page
+/// shows their tiles.
+fn placed_game(turns: usize) -> (Gui, Browser) {
+    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
+    place_turns(&gui, turns);
+    let browser = Browser::start();
+    browser.resize(1280, 800);
+    browser.go(&gui.url());
+    browser.wait(
+        "the page",
+        &format!("return document.querySelectorAll('#world .tile').length === {turns};"),
+    );
+    (gui, browser)
 }
 
 /// What the engine itself lists as legal (`moves`) after a `position`
@@ -162,16 +171,7 @@ fn analysis_marks_are_legal(browser: &Browser, state: &Value, server_legal: &[St
 #[test]
 fn a_hint_and_the_analysis_are_legal_and_analysis_stops_when_off() {
     ensure_browser();
-    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
-    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
-    place_turns(&gui, 4);
-    let browser = Browser::start();
-    browser.resize(1280, 800);
-    browser.go(&gui.url());
-    browser.wait(
-        "the page",
-        "return document.querySelectorAll('#world .tile').length === 4;",
-    );
+    let (gui, browser) = placed_game(4);
 
     // Hints until one says to draw: each is legal, and a draw's advice
     // places every kind legally in the position with that kind drawn.
@@ -560,15 +560,7 @@ fn a_review_of_a_match_record_marks_the_drops_and_the_cursor_steps() {
 #[test]
 fn nothing_is_played_while_looking_back() {
     ensure_browser();
-    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
-    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
-    place_turns(&gui, 2);
-    let browser = Browser::start();
-    browser.go(&gui.url());
-    browser.wait(
-        "the page",
-        "return document.querySelectorAll('#world .tile').length === 2;",
-    );
+    let (gui, browser) = placed_game(2);
     browser.click("#cur-prev");
     wait_state(&gui, 10, "the cursor", |s| !s["cursor"].is_null());
     page_caught_up(&browser, &gui);
@@ -610,13 +602,14 @@ fn nothing_is_played_while_looking_back() {
 /// it; later views from the server are ignored until `resume`.
 fn show_with(browser: &Browser, overrides: &Value) {
     browser.read(&format!(
-        "render(Object.assign({{}}, view, {overrides}, {{ version: 1e9 }})); return true;"
+        "chex.render(Object.assign({{}}, chex.view, {overrides}, {{ version: 1e9 }})); return true;"
     ));
 }
 
-/// Lets the page take the server's views again.
+/// Lets the page take the server's views again, and forgets the version
+/// drawn, so that [`page_caught_up`] waits for the server's next view.
 fn resume(browser: &Browser) {
-    browser.read("view.version = -1; return true;");
+    browser.read("chex.view.version = -1; document.body.dataset.version = -1; return true;");
 }
 
 /// The labels over the table: (square, text, box).
@@ -643,18 +636,9 @@ fn mark_labels(browser: &Browser) -> Vec<Value> {
 #[test]
 fn marks_do_not_hide_each_other_and_numbers_agree() {
     ensure_browser();
-    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
-    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
-    place_turns(&gui, 3);
+    let (gui, browser) = placed_game(3);
     let state = gui.state();
     let tokens = moves(&state);
-    let browser = Browser::start();
-    browser.resize(1280, 800);
-    browser.go(&gui.url());
-    browser.wait(
-        "the page",
-        "return document.querySelectorAll('#world .tile').length === 3;",
-    );
     let kind = |k: &str, sq: [i32; 2]| {
         json!({"kind": k, "count": 2, "chance": 0.25, "best": format!("{k}@{},{}", sq[0], sq[1]),
                "to": sq, "value": 0.5, "searched": true})
@@ -772,16 +756,7 @@ fn marks_do_not_hide_each_other_and_numbers_agree() {
 #[test]
 fn the_move_list_and_the_drawn_notice_fit() {
     ensure_browser();
-    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
-    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
-    place_turns(&gui, 3);
-    let browser = Browser::start();
-    browser.resize(1280, 800);
-    browser.go(&gui.url());
-    browser.wait(
-        "the page",
-        "return document.querySelectorAll('#world .tile').length === 3;",
-    );
+    let (gui, browser) = placed_game(3);
     let long: Vec<String> = (0..30)
         .map(|i| format!("-{},-5--{},-4", 3 + i % 7, 3 + i % 7))
         .collect();
@@ -836,17 +811,8 @@ fn the_move_list_and_the_drawn_notice_fit() {
 #[test]
 fn the_page_says_why_nothing_happens() {
     ensure_browser();
-    let gui = Gui::start(&["--seed", "3", "--movetime", "200"]);
-    gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
-    place_turns(&gui, 3);
+    let (gui, browser) = placed_game(3);
     let state = gui.state();
-    let browser = Browser::start();
-    browser.resize(1280, 800);
-    browser.go(&gui.url());
-    browser.wait(
-        "the page",
-        "return document.querySelectorAll('#world .tile').length === 3;",
-    );
     assert_eq!(
         browser.read("return document.querySelector('#takeback').disabled;"),
         false

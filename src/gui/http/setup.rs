@@ -7,17 +7,26 @@
 //! and the game in progress is left as it was. An accepted position starts
 //! a new game whose piles are dealt from a seed, as every new game's are.
 
-use super::clock::{Clock, ClockRequest};
-use super::handlers::{change, parse};
-use super::state::{check_level, Mode};
-use super::Shared;
+use super::reply::change;
+use super::request::{parse, ClockRequest};
+use crate::gui::game::{check_level, Mode};
+use crate::gui::shared::Shared;
 use crate::rules::Position;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
 use serde::Deserialize;
 use std::sync::Arc;
+
+/// The routes of set-up positions and export.
+pub(super) fn router() -> Router<Arc<Shared>> {
+    Router::new()
+        .route("/api/setup", post(post_setup))
+        .route("/api/export", get(get_export))
+}
 
 /// The body of `POST /api/setup`.
 #[derive(Deserialize)]
@@ -39,12 +48,11 @@ struct SetupRequest {
 /// `POST /api/setup`: a new game from a set-up position, with the time
 /// control and level the request names, as a new game's: the page sends
 /// what its Game panel has chosen.
-pub(super) async fn post_setup(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
+async fn post_setup(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
     change(&shared, |state| {
         let request: SetupRequest = parse(&body)?;
         let start: Position = request.position.parse().map_err(|e| format!("{e}"))?;
-        let clock = request.clock.map(|c| Clock::new(c.base_ms, c.inc_ms));
-        let clock = clock.transpose()?;
+        let clock = request.clock.map(ClockRequest::clock).transpose()?;
         let level = request.level.map(check_level).transpose()?;
         state.new_game_from(start, request.mode, request.seed, clock)?;
         state.level = level.unwrap_or(state.level);
@@ -55,7 +63,7 @@ pub(super) async fn post_setup(State(shared): State<Arc<Shared>>, body: Bytes) -
 /// `GET /api/export`: the game as the `position` command that shows an
 /// engine this game (`position startpos moves …` or `position fen …
 /// moves …`), one line of text.
-pub(super) async fn get_export(State(shared): State<Arc<Shared>>) -> Response {
+async fn get_export(State(shared): State<Arc<Shared>>) -> Response {
     let line = shared.lock().referee.position_command();
     (
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
@@ -66,8 +74,8 @@ pub(super) async fn get_export(State(shared): State<Arc<Shared>>) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::super::state::GuiState;
     use super::*;
+    use crate::gui::game::GuiState;
     use crate::rules::Colour;
 
     #[test]

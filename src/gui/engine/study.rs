@@ -9,20 +9,20 @@
 //! its `MultiPV` — and puts `MultiPV` back to 1 after its `bestmove`, so
 //! that a play job finds the engine as the handshake left it.
 
-use super::engine::EngineProcess;
-use super::review::{ReviewStatus, Value};
-use super::state::GuiState;
-use super::study::{
-    kinds_of, target, with_move, HintStatus, KindAdvice, StudyJob, ANALYSIS_FIRST_LOOK,
-    ANALYSIS_KIND_MOVETIME, ANALYSIS_LINES, HINT_KIND_MOVETIME, HINT_MOVETIME, REVIEW_LINES,
+use super::process::EngineProcess;
+use super::search::search;
+use crate::gui::game::study::target;
+use crate::gui::game::GuiState;
+use crate::gui::notation::{squares, with_move};
+use crate::gui::review::{ReviewStatus, Value};
+use crate::gui::shared::Shared;
+use crate::gui::study::{
+    kinds_of, HintStatus, KindAdvice, StudyJob, ANALYSIS_FIRST_LOOK, ANALYSIS_KIND_MOVETIME,
+    ANALYSIS_LINES, HINT_KIND_MOVETIME, HINT_MOVETIME, REVIEW_LINES,
 };
-use super::Shared;
-use super::ANSWER_MARGIN;
-use crate::protocol::client::{bestmove, engine_error, setoption, Info, STOP};
+use crate::protocol::client::{setoption, Info};
 use crate::rules::{Colour, Piece, Pile};
 use crate::search::skill::FULL_STRENGTH;
-use std::time::Duration;
-use tokio::time::{timeout_at, Instant};
 
 /// A study search the driver is to run.
 pub(super) enum Job {
@@ -212,12 +212,13 @@ impl Report {
     }
 }
 
-/// One search: the options, the position, `go movetime` (or `go
-/// infinite` for `None`), then the engine's lines until `bestmove`.
-/// `report` sees every report's lines as they come (it returns true when
-/// it changed what the page shows). Stops the search when `wanted` turns
-/// false or the engine is needed to play, and then gives `None`.
-async fn search(
+/// One study search at full strength with `multipv` lines: `go
+/// movetime` (or `go infinite` for `None`) through the one [`search`]
+/// loop, then `MultiPV` back to 1. `report` sees every report's lines as
+/// they come (it returns true when it changed what the page shows).
+/// Stops the search when `wanted` turns false or the engine is needed to
+/// play, and then gives `None`.
+async fn study_search(
     shared: &Shared,
     engine: &mut EngineProcess,
     position: &str,
@@ -234,71 +235,28 @@ async fn search(
         Some(ms) => format!("go movetime {ms}"),
         None => "go infinite".to_string(),
     };
-    for line in [
+    let lines = [
         setoption("Skill", &FULL_STRENGTH.to_string()),
         setoption("MultiPV", &multipv.to_string()),
         position.to_string(),
         go,
-    ] {
-        engine.send(&line).await?;
-    }
-    let limit = movetime.map(|ms| Duration::from_millis(ms) + ANSWER_MARGIN);
-    // An infinite search has no deadline until it is stopped.
-    let mut deadline = Instant::now() + limit.unwrap_or(Duration::from_secs(365 * 24 * 3600));
-    let mut stopping = false;
-    let mut lines: Vec<Info> = Vec::new();
-    loop {
-        let stop_now = tokio::select! {
-            line = timeout_at(deadline, engine.next_line()) => {
-                let line = match line {
-                    Err(_) => return Err(format!(
-                        "no bestmove within {} ms", limit.unwrap_or(ANSWER_MARGIN).as_millis()
-                    )),
-                    Ok(None) => return Err("the engine exited (crashed?)".into()),
-                    Ok(Some(line)) => line,
-                };
-                if let Some(token) = bestmove(&line) {
-                    engine.send(&setoption("MultiPV", "1")).await?;
-                    if stopping {
-                        return Ok(None);
-                    }
-                    let best = (!token.is_empty() && token != "(none)").then(|| token.to_string());
-                    return Ok(Some(Report { best, lines }));
-                }
-                if let Some(info) = Info::parse_any(&line) {
-                    // A report lists its lines from the best: a first line
-                    // starts the next report.
-                    if info.multipv == 1 {
-                        lines.clear();
-                    }
-                    lines.push(info);
-                    if stopping {
-                        false
-                    } else {
-                        let mut state = shared.lock();
-                        if !wanted(&state) {
-                            true
-                        } else {
-                            if report(&mut state, &lines) {
-                                shared.publish(&mut state);
-                            }
-                            false
-                        }
-                    }
-                } else if let Some(err) = engine_error(&line) {
-                    return Err(format!("the engine said: {err}"));
-                } else {
-                    false
-                }
-            }
-            _ = shared.wake.notified(), if !stopping => !wanted(&shared.lock()),
-        };
-        if stop_now && !stopping {
-            engine.send(STOP).await?;
-            stopping = true;
-            deadline = Instant::now() + ANSWER_MARGIN;
+    ];
+    let mut infos: Vec<Info> = Vec::new();
+    let answer = search(shared, engine, &lines, movetime, wanted, |state, info| {
+        // A report lists its lines from the best: a first line starts
+        // the next report.
+        if info.multipv == 1 {
+            infos.clear();
         }
-    }
+        infos.push(info);
+        report(state, &infos)
+    })
+    .await?;
+    engine.send(&setoption("MultiPV", "1")).await?;
+    Ok(answer.map(|token| Report {
+        best: (!token.is_empty() && token != "(none)").then_some(token),
+        lines: infos,
+    }))
 }
 
 /// Where a hint keeps its kinds' advice.
@@ -332,10 +290,11 @@ async fn kinds(
 ) -> Result<Option<()>, String> {
     for letter in letters {
         let drawn = with_move(position, &format!("{letter}@"));
-        let Some(report) = search(shared, engine, &drawn, 1, Some(movetime), wanted, |_, _| {
-            false
-        })
-        .await?
+        let Some(report) =
+            study_search(shared, engine, &drawn, 1, Some(movetime), wanted, |_, _| {
+                false
+            })
+            .await?
         else {
             return Ok(None);
         };
@@ -344,11 +303,7 @@ async fn kinds(
         if let Some(advice) =
             store(&mut state).and_then(|all| all.iter_mut().find(|a| a.kind == letter))
         {
-            advice.to = report
-                .best
-                .as_deref()
-                .map(super::study::squares)
-                .and_then(|s| s[1]);
+            advice.to = report.best.as_deref().map(squares).and_then(|s| s[1]);
             advice.best = report.best;
             advice.value = value;
             advice.searched = true;
@@ -373,7 +328,7 @@ async fn hint(
             && state.generation == generation
             && state.referee.full_tokens().len() == at
     };
-    let Some(report) = search(
+    let Some(report) = study_search(
         shared,
         engine,
         position,
@@ -399,7 +354,7 @@ async fn hint(
         };
         let draws = match best {
             Some(best) if legal.iter().any(|t| t.eq_ignore_ascii_case(&best)) => {
-                h.squares = super::study::squares(&best);
+                h.squares = squares(&best);
                 h.value = value;
                 let draws = best == "@";
                 if draws {
@@ -479,7 +434,7 @@ async fn analyse(
         state.study.analysis.at(position);
     }
     let known = !shared.lock().study.analysis.kinds.is_empty();
-    let Some(first) = search(
+    let Some(first) = study_search(
         shared,
         engine,
         position,
@@ -513,7 +468,7 @@ async fn analyse(
             return Ok(());
         }
     }
-    search(shared, engine, position, ANALYSIS_LINES, None, wanted, show).await?;
+    study_search(shared, engine, position, ANALYSIS_LINES, None, wanted, show).await?;
     Ok(())
 }
 
@@ -529,7 +484,7 @@ async fn review(
     let wanted = move |state: &GuiState| {
         !hint_waits(state) && state.generation == generation && review_next(state) == Some(index)
     };
-    let Some(report) = search(
+    let Some(report) = study_search(
         shared,
         engine,
         position,

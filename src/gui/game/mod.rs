@@ -1,12 +1,15 @@
 //! The game the GUI runs, held by the server so that every tab and every
 //! reload sees the same one. All rules go through the [`Referee`]; the page
-//! only shows what this state says and sends tokens back.
+//! only shows what this state says (built by `view`) and sends tokens back.
+//! `study` holds the requests of study that change the game's state.
 
-use super::clock::{self, Clock, ClockView};
-use super::view::{colour_word, LastMove, TileView};
+pub mod study;
+
+use crate::gui::clock::{self, Clock};
+use crate::gui::refused::{in_range, Refused};
 use crate::protocol::client::Info;
 use crate::referee::{Deal, GameRecord, Referee, Side};
-use crate::rules::{Colour, Kind, Piece, Position};
+use crate::rules::{Colour, Position};
 use crate::search::skill::FULL_STRENGTH;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -47,7 +50,7 @@ pub const LEVEL_RANGE: std::ops::RangeInclusive<u8> = 1..=FULL_STRENGTH;
 
 /// A level the page may ask for, or why not.
 pub fn check_level(level: u8) -> Result<u8, Refused> {
-    super::reply::in_range("level", level, &LEVEL_RANGE, "")
+    in_range("level", level, &LEVEL_RANGE, "")
 }
 
 /// What the engine is doing. The page reads it as a word: `starting`,
@@ -68,9 +71,9 @@ pub enum EngineStatus {
     Paused,
 }
 
-/// What the engine is doing, as the page shows it.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct EngineView {
+/// What the engine is doing, as the driver last said.
+#[derive(Clone, Debug, Default)]
+pub struct Engine {
     /// The command that runs it.
     pub command: String,
     /// What it is doing.
@@ -80,81 +83,14 @@ pub struct EngineView {
     /// How many times it was restarted after a failure.
     pub restarts: u32,
     /// The colour it is thinking for.
-    pub side: Option<String>,
+    pub side: Option<Colour>,
     /// The live search line while it thinks, or the last one.
     pub info: Option<Info>,
     /// The colour `info` speaks for: its score and WDL are that side's.
-    pub info_side: Option<String>,
+    pub info_side: Option<Colour>,
     /// Its last move, as it answered it.
     pub last_move: Option<String>,
 }
-
-/// Everything the page shows, sent whole on every change: it is small,
-/// and a page that missed an update is right again with the next one.
-#[derive(Clone, Debug, Serialize)]
-pub struct View {
-    /// Grows with every change; the page ignores older views.
-    pub version: u64,
-    /// Who plays what.
-    pub mode: Mode,
-    /// The engine's time per move, in ms.
-    pub movetime: u64,
-    /// The seed this game's piles were dealt from.
-    pub seed: u64,
-    /// The position string.
-    pub position: String,
-    /// `white` or `black`.
-    pub side: String,
-    /// The tiles on the table.
-    pub tiles: Vec<TileView>,
-    /// Each pile as counts per kind, `KQRBNP` order, White's first; a
-    /// drawn tile waiting to be placed is no longer counted.
-    pub piles: [Vec<(String, u8)>; 2],
-    /// The drawn tile waiting to be placed, as its letter.
-    pub pending: Option<String>,
-    /// The legal answers now (empty when it is not a person's turn).
-    pub legal: Vec<String>,
-    /// True when a person is to move.
-    pub human_turn: bool,
-    /// True when the side to move is in check.
-    pub in_check: bool,
-    /// The king in check.
-    pub check_square: Option<[i32; 2]>,
-    /// The last move played.
-    pub last_move: Option<LastMove>,
-    /// The move list of RULES.md, with `N@` last while a tile waits.
-    pub moves: Vec<String>,
-    /// `*`, `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
-    /// Why the game ended, in words.
-    pub reason: String,
-    /// The engine.
-    pub engine: EngineView,
-    /// The time each side has spent on its answers so far, in ms, White's
-    /// first: the clocks the page shows (the turn running not included).
-    pub clocks_ms: [u64; 2],
-    /// How long the side to move has been on its turn, in ms; the page
-    /// adds the time since this view came while the clock runs.
-    pub thinking_ms: u64,
-    /// The clocks of a game with a base and an increment; `None` when
-    /// the engine has a fixed time per move (`movetime`).
-    pub clock: Option<ClockView>,
-    /// True while the side to move's time runs: not on a side's first
-    /// turn, which is untimed, nor once the game is over.
-    pub clock_runs: bool,
-    /// True when the game was aborted: a side made no first move in time
-    /// (`reason` says which). `result` stays `*`.
-    pub aborted: bool,
-    /// The engine's level, its `Skill` (1 to 6).
-    pub level: u8,
-    /// Hint, analysis, review and cursor (`hint`, `analysis`, `review`,
-    /// `cursor`, `study_job` at the top level).
-    #[serde(flatten)]
-    pub study: super::study::StudyView,
-}
-
-/// A request the server refuses; the game is unchanged.
-pub type Refused = String;
 
 /// The game and everything around it that the server keeps.
 pub struct GuiState {
@@ -172,7 +108,7 @@ pub struct GuiState {
     /// Bumped on every change the page should see.
     pub version: u64,
     /// The engine as shown.
-    pub engine: EngineView,
+    pub engine: Engine,
     /// Set after repeated engine failures: the engine is not asked again
     /// until the person acts, so a broken engine does not loop for ever.
     pub paused: bool,
@@ -192,15 +128,10 @@ pub struct GuiState {
     /// The engine's level, sent as `Skill` before each of its searches.
     pub level: u8,
     /// Hint, analysis, review and the cursor.
-    pub study: super::study::Study,
+    pub study: crate::gui::study::Study,
     /// The side that made no first move in time, once the game was
     /// aborted for it.
     aborted: Option<Colour>,
-}
-
-/// The letter of a kind in `colour`'s case.
-fn letter(colour: Colour, kind: Kind) -> String {
-    Piece::new(colour, kind).letter().to_string()
 }
 
 impl GuiState {
@@ -213,10 +144,10 @@ impl GuiState {
             seed,
             generation: 0,
             version: 0,
-            engine: EngineView {
+            engine: Engine {
                 command: engine_command,
                 status: EngineStatus::Starting,
-                ..EngineView::default()
+                ..Engine::default()
             },
             paused: false,
             engine_moves: Vec::new(),
@@ -233,6 +164,17 @@ impl GuiState {
     /// Marks a change for the page.
     pub fn touch(&mut self) {
         self.version += 1;
+    }
+
+    /// True when a person is to move now.
+    pub fn human_turn(&self) -> bool {
+        let us = self.referee.position().side_to_move();
+        !self.is_over() && !self.time_is_up() && !self.mode.engine_plays(us)
+    }
+
+    /// Which moves of the game the engine played, by index in the moves.
+    pub fn engine_played(&self) -> &[bool] {
+        &self.engine_moves
     }
 
     /// True when the engine should play the side to move now.
@@ -471,7 +413,7 @@ impl GuiState {
 
     /// The time each side has spent on its finished answers, in ms,
     /// White's first.
-    fn clocks_ms(&self) -> [u64; 2] {
+    pub fn clocks_ms(&self) -> [u64; 2] {
         let mut clocks = [0; 2];
         let first = self.referee.start().side_to_move();
         for (i, answers) in self.answers_ms.iter().enumerate() {
@@ -483,74 +425,6 @@ impl GuiState {
         clocks
     }
 
-    /// What the page shows now.
-    pub fn view(&self) -> View {
-        let pos = self.referee.position();
-        let us = pos.side_to_move();
-        let human_turn = !self.is_over() && !self.time_is_up() && !self.mode.engine_plays(us);
-        let tiles = TileView::all(pos);
-        // A drawn tile is in the hand, no longer in the pile.
-        let pending = self.referee.pending();
-        let piles = Colour::ALL.map(|c| {
-            let pile = pos.pile(c);
-            Kind::ALL
-                .iter()
-                .map(|&k| {
-                    let held = u8::from(c == us && pending == Some(k));
-                    (letter(c, k), pile.count(k).saturating_sub(held))
-                })
-                .collect()
-        });
-        let last_move = LastMove::of(
-            &self.referee,
-            self.engine_moves.last().copied().unwrap_or(false),
-        );
-        let check_square = if pos.in_check() {
-            pos.king_square(us).map(|s| [s.x, s.y])
-        } else {
-            None
-        };
-        let record = self.game_record(Side::default(), Side::default());
-        View {
-            version: self.version,
-            mode: self.mode,
-            movetime: self.movetime,
-            seed: self.seed,
-            position: pos.to_string(),
-            side: colour_word(us).into(),
-            tiles,
-            piles,
-            pending: self.referee.pending().map(|k| letter(us, k)),
-            legal: if human_turn {
-                self.referee.legal_tokens()
-            } else {
-                Vec::new()
-            },
-            human_turn,
-            in_check: pos.in_check(),
-            check_square,
-            last_move,
-            moves: self.referee.tokens(),
-            result: record.result,
-            reason: record.reason,
-            engine: self.engine.clone(),
-            clocks_ms: self.clocks_ms(),
-            thinking_ms: if self.clock_runs() {
-                self.running_ms()
-            } else {
-                0
-            },
-            clock: self
-                .clock
-                .as_ref()
-                .map(|c| c.view(self.clock_runs().then_some(us))),
-            clock_runs: self.clock_runs(),
-            aborted: self.aborted.is_some(),
-            level: self.level,
-            study: super::study::StudyView::of(self),
-        }
-    }
-
     /// True once the game has ended, on the table or on time, or was
     /// aborted.
     pub fn is_over(&self) -> bool {
@@ -559,7 +433,7 @@ impl GuiState {
 
     /// The record of the game so far, a flag or an abort included. An
     /// aborted game stays unfinished (`*`), its `ending` `aborted`.
-    fn game_record(&self, white: Side, black: Side) -> GameRecord {
+    pub fn game_record(&self, white: Side, black: Side) -> GameRecord {
         let mut record = GameRecord::from_referee(&self.referee, white, black);
         if let Some(loser) = self.flagged() {
             record.forfeit_for(loser, "time", clock::lost_on_time(loser));
@@ -569,6 +443,11 @@ impl GuiState {
             record.reason = no_first_move(side);
         }
         record
+    }
+
+    /// True when the game was aborted: a side made no first move in time.
+    pub fn is_aborted(&self) -> bool {
+        self.aborted.is_some()
     }
 
     /// How many turns `colour` has completed in this game.
@@ -587,7 +466,7 @@ impl GuiState {
     }
 
     /// True while the side to move's time runs.
-    fn clock_runs(&self) -> bool {
+    pub fn clock_runs(&self) -> bool {
         !self.is_over() && self.timed()
     }
 
@@ -679,14 +558,32 @@ fn dealt(seed: u64) -> Referee {
     Referee::new(start, deal).expect("a deal from a position's own piles matches them")
 }
 
+/// Games for the unit tests of the game and of what is built on it.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub mod fixtures {
+    use super::{GuiState, Mode};
 
     /// A game where the person plays `mode`, on seed 17.
-    fn game(mode: Mode) -> GuiState {
+    pub fn game(mode: Mode) -> GuiState {
         GuiState::new(mode, 100, 17, "chex".into())
     }
+
+    /// Three turns of a two-person game, a draw and a placement each.
+    pub fn three_turns() -> GuiState {
+        let mut state = game(Mode::Two);
+        for _ in 0..3 {
+            state.referee.play("@").unwrap();
+            let token = state.referee.legal_tokens()[0].clone();
+            state.referee.play(&token).unwrap();
+        }
+        state
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::game;
+    use super::*;
 
     /// Plays a draw and the first legal placement, as whoever is to move.
     fn place(state: &mut GuiState) {
@@ -711,47 +608,6 @@ mod tests {
         assert_eq!(state.referee.game().moves().len(), 1);
         assert_eq!(state.referee.pending(), None);
         assert_eq!(state.referee.position().side_to_move(), Colour::Black);
-        assert!(state.view().human_turn);
-    }
-
-    #[test]
-    fn the_view_counts_a_drawn_tile_out_of_the_pile() {
-        let mut state = game(Mode::Two);
-        state.referee.play("@").unwrap();
-        let view = state.view();
-        let drawn = view.pending.clone().unwrap();
-        let left: u32 = view.piles[0].iter().map(|(_, n)| u32::from(*n)).sum();
-        assert_eq!(left, 15);
-        let kind = Kind::from_letter(drawn.chars().next().unwrap()).unwrap();
-        let count = view.piles[0].iter().find(|(k, _)| *k == drawn).unwrap().1;
-        assert_eq!(count + 1, kind.set_count());
-        assert_eq!(view.legal, [format!("{drawn}@0,0")]);
-        assert_eq!(view.moves, [format!("{drawn}@")]);
-    }
-
-    #[test]
-    fn a_loaded_record_knows_who_played() {
-        let mut state = game(Mode::White);
-        state.human_play("@").unwrap();
-        let token = state.referee.legal_tokens()[0].clone();
-        state.human_play(&token).unwrap();
-        state.referee.play("@").unwrap();
-        let token = state.referee.legal_tokens()[0].clone();
-        state.referee.play(&token).unwrap();
-        state.played(true);
-        let line = state.record();
-        let mut other = game(Mode::Two);
-        other.load(&line).unwrap();
-        assert_eq!(other.referee.tokens(), state.referee.tokens());
-        assert_eq!(other.seed, 17);
-        assert_eq!(other.engine_moves, [false, true]);
-        let last = other.view().last_move.unwrap();
-        assert!(last.engine);
-        assert_eq!(last.by, "black");
-        // A refused record leaves the game as it was.
-        let before = other.referee.tokens();
-        assert!(other.load("{}").is_err());
-        assert!(other.load(&line.replace("startpos", "nonsense")).is_err());
-        assert_eq!(other.referee.tokens(), before);
+        assert!(state.human_turn());
     }
 }
