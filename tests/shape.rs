@@ -1,16 +1,25 @@
-//! The rules core's layout: no file of `src/rules` imports, through its
-//! `use` declarations, a file that imports it back, directly or around
-//! a longer loop. A newcomer can then read the files in an order where
-//! each uses only what came before.
+//! The layout of the rules core and of the page's server: no file of
+//! `src/rules` or `src/gui` names, in its code, a file that names it
+//! back, directly or round a longer loop. A newcomer can then read the
+//! files in an order where each uses only what came before.
+//!
+//! A file names another by a path to it or into it: `use super::x`,
+//! `crate::rules::x::Y`, `super::x::f(...)`, and in a `mod.rs` a path
+//! from one of its own children (`x::f(...)`). A `mod x;` declaration is
+//! structure, not a dependency. Comments and the `tests` module at a
+//! file's end are left out: a test may reach for anything.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+/// A module's path below the folder checked, as its segments.
+type Module = Vec<String>;
+
 /// Every `.rs` file under `dir`.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for entry in fs::read_dir(dir).expect("src/rules is readable") {
+    for entry in fs::read_dir(dir).expect("the folder is readable") {
         let path = entry.expect("a directory entry").path();
         if path.is_dir() {
             files.extend(rust_files(&path));
@@ -21,10 +30,11 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The module path of a file under `src`, as `crate::a::b`.
-fn module_of(file: &Path) -> String {
-    let relative = file.strip_prefix("src").expect("a file under src");
-    let mut parts: Vec<String> = relative
+/// The module of a file under `folder`: `movegen/mod.rs` is `[movegen]`,
+/// the folder's own `mod.rs` is `[]`.
+fn module_of(folder: &Path, file: &Path) -> Module {
+    let relative = file.strip_prefix(folder).expect("a file under the folder");
+    let mut parts: Module = relative
         .with_extension("")
         .iter()
         .map(|p| p.to_string_lossy().into_owned())
@@ -32,118 +42,170 @@ fn module_of(file: &Path) -> String {
     if parts.last().is_some_and(|p| p == "mod") {
         parts.pop();
     }
-    format!("crate::{}", parts.join("::"))
+    parts
 }
 
-/// The paths a `use` tree names, with its braces expanded:
-/// `a::{b, c::{d}}` is `a::b` and `a::c::d`.
-fn expand(tree: &str) -> Vec<String> {
-    let tree: String = tree.split_whitespace().collect::<Vec<_>>().join(" ");
-    let Some(open) = tree.find('{') else {
-        let path = tree.split(" as ").next().unwrap_or_default();
-        return vec![path.to_string()];
-    };
-    let close = tree.rfind('}').expect("a closing brace");
-    let (head, inner) = (&tree[..open], &tree[open + 1..close]);
-    let mut items = Vec::new();
-    let (mut depth, mut item) = (0, String::new());
-    for c in inner.chars() {
-        match c {
-            ',' if depth == 0 => items.push(std::mem::take(&mut item)),
-            _ => {
-                depth += i32::from(c == '{') - i32::from(c == '}');
-                item.push(c);
+/// The code of a source file: comments, and the items compiled for
+/// tests only, left out.
+fn code_of(source: &str) -> String {
+    let code: String = source
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut kept = String::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        kept.push_str(&rest[..at]);
+        rest = &rest[at..];
+        // The item ends at its first `;`, or at the brace closing its
+        // first `{`.
+        let end = match (rest.find('{'), rest.find(';')) {
+            (Some(open), semicolon) if semicolon.is_none_or(|s| open < s) => {
+                let mut depth = 0;
+                rest[open..]
+                    .char_indices()
+                    .find(|&(_, c)| {
+                        depth += i32::from(c == '{') - i32::from(c == '}');
+                        depth == 0
+                    })
+                    .map_or(rest.len(), |(i, _)| open + i + 1)
             }
-        }
-    }
-    items.push(item);
-    items
-        .iter()
-        .map(|i| i.trim())
-        .filter(|i| !i.is_empty())
-        .flat_map(|i| expand(&format!("{head}{i}")))
-        .collect()
-}
-
-/// The `use` trees of a file's source, its tests left out.
-fn use_trees(source: &str) -> Vec<String> {
-    let code = source.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
-    let mut trees = Vec::new();
-    let mut rest = code;
-    while let Some(at) = rest.find("use ") {
-        let line_start = rest[..at].rfind('\n').map_or(0, |i| i + 1);
-        let before = rest[line_start..at].trim();
-        let is_use = before.is_empty() || before.starts_with("pub");
-        let end = rest[at..].find(';').map_or(rest.len(), |e| at + e);
-        if is_use {
-            trees.push(rest[at + 4..end].to_string());
-        }
-        rest = &rest[(end + 1).min(rest.len())..];
-    }
-    trees
-}
-
-/// The modules of `modules` that `module`'s `use` paths land in.
-fn imports(module: &str, source: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
-    let mut found = BTreeSet::new();
-    for path in use_trees(source).iter().flat_map(|t| expand(t)) {
-        let mut base = module.to_string();
-        let mut path = path.as_str();
-        if let Some(p) = path.strip_prefix("self::") {
-            path = p;
-        } else if path.starts_with("super::") {
-            while let Some(p) = path.strip_prefix("super::") {
-                base = base
-                    .rsplit_once("::")
-                    .map_or(base.clone(), |(b, _)| b.to_string());
-                path = p;
-            }
-        } else if path.starts_with("crate::") {
-            base = String::new();
-        } else if !modules.contains(&format!(
-            "{module}::{}",
-            path.split("::").next().unwrap_or("")
-        )) {
-            // An outside crate or the standard library.
-            continue;
-        }
-        let full = if base.is_empty() {
-            path.to_string()
-        } else {
-            format!("{base}::{path}")
+            (_, Some(semicolon)) => semicolon + 1,
+            _ => rest.len(),
         };
-        // The deepest module the path runs through is the file it reads.
-        let segments: Vec<&str> = full.split("::").collect();
-        let target = (2..=segments.len())
-            .rev()
-            .map(|k| segments[..k].join("::"))
-            .find(|m| modules.contains(m));
-        if let Some(target) = target.filter(|t| t != module) {
-            found.insert(target);
+        rest = &rest[end..];
+    }
+    kept.push_str(rest);
+    kept
+}
+
+/// The paths a path or `use` tree starting at `text` names, with its
+/// braces expanded (`a::{b, c::{d}}` is `a::b` and `a::c::d`), each as
+/// its segments.
+fn paths_at(text: &str) -> Vec<Vec<String>> {
+    let mut segments = Vec::new();
+    let mut rest = text;
+    loop {
+        let word: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '*')
+            .collect();
+        if word.is_empty() {
+            // A brace: each item of the group continues the path.
+            let Some(group) = rest.strip_prefix('{') else {
+                return vec![segments];
+            };
+            let mut items = Vec::new();
+            let (mut depth, mut start) = (0, 0);
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        items.push(&group[start..i]);
+                        break;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        items.push(&group[start..i]);
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            return items
+                .iter()
+                .flat_map(|item| paths_at(item.trim()))
+                .map(|tail| [segments.clone(), tail].concat())
+                .collect();
+        }
+        rest = &rest[word.len()..];
+        segments.push(word);
+        match rest.strip_prefix("::") {
+            Some(after) => rest = after.trim_start(),
+            None => return vec![segments],
         }
     }
-    found
 }
 
-/// The files of `src/rules` and what each imports.
-fn rules_graph() -> BTreeMap<String, BTreeSet<String>> {
-    let files = rust_files(Path::new("src/rules"));
-    let modules: BTreeSet<String> = files.iter().map(|f| module_of(f)).collect();
-    files
-        .iter()
-        .map(|f| {
-            let source = fs::read_to_string(f).expect("a readable source file");
-            let module = module_of(f);
-            let edges = imports(&module, &source, &modules);
-            (module, edges)
-        })
-        .collect()
+/// The files of `folder` (whose module is `crate::<root>`) and the files
+/// each names.
+fn graph(folder: &str, root: &str) -> BTreeMap<Module, BTreeSet<Module>> {
+    let folder = Path::new(folder);
+    let files = rust_files(folder);
+    let modules: BTreeSet<Module> = files.iter().map(|f| module_of(folder, f)).collect();
+    // The file that holds a path: the longest prefix that is a module.
+    let owner = |path: &[String]| -> Module {
+        (0..=path.len())
+            .rev()
+            .map(|k| path[..k].to_vec())
+            .find(|m| modules.contains(m))
+            .unwrap_or_default()
+    };
+    let mut edges = BTreeMap::new();
+    for file in &files {
+        let module = module_of(folder, file);
+        let is_mod = file.ends_with("mod.rs");
+        let code = code_of(&fs::read_to_string(file).expect("a readable source file"));
+        let children: BTreeSet<&String> = modules
+            .iter()
+            .filter(|m| m.len() == module.len() + 1 && m.starts_with(&module))
+            .map(|m| &m[module.len()])
+            .collect();
+        let mut named = BTreeSet::new();
+        let bytes = code.as_bytes();
+        for (at, _) in code.char_indices() {
+            let starts_word = at == 0 || {
+                let b = bytes[at - 1];
+                !(b.is_ascii_alphanumeric() || b == b'_' || b == b':')
+            };
+            // `pub(in crate::x)` names where an item is seen, not
+            // what it uses.
+            if !starts_word || code[..at].ends_with("(in ") {
+                continue;
+            }
+            for path in paths_at(&code[at..]) {
+                let (base, tail): (Module, &[String]) = match path.first().map(String::as_str) {
+                    Some("crate") if path.get(1).is_some_and(|r| r == root) => {
+                        (Vec::new(), &path[2..])
+                    }
+                    Some("self") => (module.clone(), &path[1..]),
+                    Some("super") => {
+                        let ups = path.iter().take_while(|s| *s == "super").count();
+                        // Past the folder's own module lies another part
+                        // of the crate.
+                        let Some(keep) = module.len().checked_sub(ups) else {
+                            continue;
+                        };
+                        (module[..keep].to_vec(), &path[ups..])
+                    }
+                    Some(first)
+                        if is_mod && path.len() > 1 && children.contains(&first.to_string()) =>
+                    {
+                        (module.clone(), &path[..])
+                    }
+                    _ => continue,
+                };
+                // A bare `super` or `crate::x`, as in `pub(super)`, names
+                // no item.
+                if tail.is_empty() {
+                    continue;
+                }
+                let target = owner(&[base, tail.to_vec()].concat());
+                if target != module {
+                    named.insert(target);
+                }
+            }
+        }
+        edges.insert(module, named);
+    }
+    edges
 }
 
-/// The modules reachable from `start` by imports.
-fn reachable(graph: &BTreeMap<String, BTreeSet<String>>, start: &str) -> BTreeSet<String> {
+/// The modules reachable from `start` by naming.
+fn reachable(graph: &BTreeMap<Module, BTreeSet<Module>>, start: &Module) -> BTreeSet<Module> {
     let mut seen = BTreeSet::new();
-    let mut todo = vec![start.to_string()];
+    let mut todo = vec![start.clone()];
     while let Some(m) = todo.pop() {
         for next in graph.get(&m).into_iter().flatten() {
             if seen.insert(next.clone()) {
@@ -154,41 +216,57 @@ fn reachable(graph: &BTreeMap<String, BTreeSet<String>>, start: &str) -> BTreeSe
     seen
 }
 
-#[test]
-fn no_file_of_the_rules_imports_one_that_imports_it() {
-    let graph = rules_graph();
-    assert!(graph.len() > 20, "{} files", graph.len());
-    // The reader sees the edges it must: movegen's files import the
-    // position, and random turns import legality's screen.
-    assert!(graph["crate::rules::movegen::random"].contains("crate::rules::movegen::legality"));
-    assert!(graph["crate::rules::movegen"].contains("crate::rules::position"));
-    for module in graph.keys() {
+/// Fails when a file of `folder` reaches itself.
+fn assert_no_loop(folder: &str, root: &str) {
+    let graph = graph(folder, root);
+    assert!(graph.len() > 20, "{} files in {folder}", graph.len());
+    for (module, named) in &graph {
         assert!(
             !reachable(&graph, module).contains(module),
-            "{module} imports itself back through {:?}",
-            graph[module]
+            "{folder}/{} names itself back through {named:?}",
+            module.join("/")
         );
     }
 }
 
-#[test]
-fn the_import_reader_finds_a_loop() {
-    // Two files of a made-up tree that import each other.
-    let modules: BTreeSet<String> = ["crate::t", "crate::t::a", "crate::t::b"]
+fn module(path: &str) -> Module {
+    path.split('/')
+        .filter(|s| !s.is_empty())
         .map(String::from)
-        .into();
-    let a = imports("crate::t::a", "use super::b::{X, y::Z};\n", &modules);
-    let b = imports("crate::t::b", "pub(crate) use crate::t::a::W;\n", &modules);
-    let graph = BTreeMap::from([
-        ("crate::t::a".to_string(), a),
-        ("crate::t::b".to_string(), b),
-    ]);
-    assert!(reachable(&graph, "crate::t::a").contains("crate::t::a"));
-    // Tests and comments are not imports.
-    let quiet = imports(
-        "crate::t::a",
-        "// use super::b;\n#[cfg(test)]\nmod tests {\n    use super::super::b::X;\n}\n",
-        &modules,
+        .collect()
+}
+
+#[test]
+fn no_file_of_the_rules_names_one_that_names_it() {
+    assert_no_loop("src/rules", "rules");
+    // The reader sees the names it must.
+    let graph = graph("src/rules", "rules");
+    assert!(graph[&module("movegen/random")].contains(&module("movegen/legality")));
+    assert!(graph[&module("movegen")].contains(&module("position")));
+    assert!(graph[&module("")].contains(&module("position/setup")));
+}
+
+#[test]
+fn no_file_of_the_page_server_names_one_that_names_it() {
+    assert_no_loop("src/gui", "gui");
+}
+
+#[test]
+fn the_reader_finds_every_kind_of_name() {
+    let code = "use super::b::{X, y::{Z, W}};\nfn f() { crate::gui::c::g(); }";
+    let paths: Vec<String> = paths_at(&code[4..]).iter().map(|p| p.join("::")).collect();
+    assert_eq!(paths, ["super::b::X", "super::b::y::Z", "super::b::y::W"]);
+    assert_eq!(
+        paths_at("crate::gui::c::g()")[0].join("::"),
+        "crate::gui::c::g"
     );
-    assert!(quiet.is_empty(), "{quiet:?}");
+    // Comments and what tests alone compile are not code.
+    let code = code_of(
+        "let a = 1; // super::x\n#[cfg(test)]\nuse super::z;\n#[cfg(test)]\nmod tests {\n    \
+         fn g() { super::y(); }\n}\nfn h() {}\n",
+    );
+    assert_eq!(
+        code.split_whitespace().collect::<Vec<_>>(),
+        ["let", "a", "=", "1;", "fn", "h()", "{}"]
+    );
 }
