@@ -11,14 +11,14 @@ pub const REACH: i32 = 7;
 /// Squares along each axis of the tile inputs' window: `-7..=7`. Public
 /// for the trainer's spec.
 pub const SPAN: usize = 2 * REACH as usize + 1;
-/// Kinds of tile, in the spec's order (see [`kind_number`]). Public for
+/// Kinds of tile, in the spec's order (as `kind_number` numbers them). Public for
 /// the trainer's spec.
 pub const KINDS: usize = 6;
 /// Whose a tile or pile is, seen from a perspective: its own or the
 /// other's. Public for the trainer's spec.
 pub const RELATIONS: usize = 2;
 /// Anchor kinds: the perspective's king, the other king, the first tile
-/// (see [`anchor`]). Public for the trainer's spec.
+/// (as `anchor` finds them). Public for the trainer's spec.
 pub const ANCHOR_KINDS: usize = 3;
 /// A pile count is seen as at most this many. Public for the trainer's
 /// spec.
