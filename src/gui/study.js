@@ -205,7 +205,9 @@ function drawReview() {
     const i = ["inaccuracy", "mistake", "blunder"].indexOf(d.mark);
     if (i >= 0) counts[d.side][i]++;
   }
-  const sum = (s) => `${sideName(s)}: ${counts[s][0]} inaccuracies, ${counts[s][1]} mistakes, ${counts[s][2]} blunders`;
+  const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  const sum = (s) => `${sideName(s)}: ${count(counts[s][0], "inaccuracy", "inaccuracies")}, `
+    + `${count(counts[s][1], "mistake", "mistakes")}, ${count(counts[s][2], "blunder", "blunders")}`;
   $("review-progress").textContent = r.status === "running"
     ? `Reviewing… ${r.done} of ${r.decisions.length} decisions` : r.status === "failed"
       ? `Review failed: ${r.message}` : `${sum("white")} · ${sum("black")}`;

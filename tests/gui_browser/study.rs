@@ -462,8 +462,35 @@ fn a_review_of_a_match_record_marks_the_drops_and_the_cursor_steps() {
     }
     assert!(draws > 0);
 
-    // The graph: one point per decision, marks where the review put them.
+    // The summary counts each side's marks, in words that agree with
+    // the numbers ("1 blunder", "2 blunders").
     page_caught_up(&browser, &gui);
+    let count = |side: &str, mark: &str, many: &str| {
+        let n = decisions
+            .iter()
+            .filter(|d| d["side"] == side && d["mark"] == mark)
+            .count();
+        format!("{n} {}", if n == 1 { mark } else { many })
+    };
+    let summary = |side: &str, name: &str| {
+        format!(
+            "{name}: {}, {}, {}",
+            count(side, "inaccuracy", "inaccuracies"),
+            count(side, "mistake", "mistakes"),
+            count(side, "blunder", "blunders")
+        )
+    };
+    let shown = browser.read("return document.getElementById('review-progress').textContent;");
+    assert_eq!(
+        shown.as_str().unwrap_or_default(),
+        format!(
+            "{} · {}",
+            summary("white", "White"),
+            summary("black", "Black")
+        )
+    );
+
+    // The graph: one point per decision, marks where the review put them.
     let points = browser.read(
         "return [...document.querySelectorAll('#graph circle[data-decision]')].map(c => [Number(c.dataset.decision), c.dataset.mark || null]);",
     );
