@@ -253,6 +253,10 @@ pub fn specs() -> Vec<OptionSpec> {
             o.verbose_stats = v;
             Ok(())
         }),
+        check("Ponder", false, |o, v| {
+            o.ponder = v;
+            Ok(())
+        }),
         OptionSpec {
             name: "PlayoutPolicy",
             kind: OptionKind::Combo {
@@ -302,6 +306,9 @@ pub struct Options {
     pub show_wdl: bool,
     /// Print every root action's statistics after a search.
     pub verbose_stats: bool,
+    /// `Ponder`: the caller may ponder, so `bestmove` names the reply the
+    /// search expects (`ponder Y`) when it has one.
+    pub ponder: bool,
     /// The net `Evaluation net` uses and `eval` shows: the shipped one
     /// ([`Net::shipped`]) unless `EvalFile` loaded another.
     pub net: Arc<Net>,
@@ -315,6 +322,7 @@ impl Default for Options {
             params: Params::default(),
             show_wdl: false,
             verbose_stats: false,
+            ponder: false,
             net: Net::shipped(),
         }
     }

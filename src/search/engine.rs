@@ -141,8 +141,11 @@ impl Engine {
         Some(match params.player {
             Player::Ismcts => self.with_kept(&self.tree, |kept| {
                 let (choice, tree) = mcts::search(request, kept, pool.as_deref(), stop, report);
-                // A root cut down to `searchmoves` is no tree to go on from.
-                (choice, request.searchmoves.is_empty().then_some(tree))
+                // A root cut down to `searchmoves` is no tree to go on from,
+                // but for a ponder of the opponent's draw: the turn after
+                // it, once the tile is placed, lies below its root.
+                let keep = request.searchmoves.is_empty() || request.limits.ponder;
+                (choice, keep.then_some(tree))
             })?,
             Player::Alphabeta => self.with_kept(&self.table, |mut table| {
                 (alphabeta::search(request, &mut table, stop, report), table)

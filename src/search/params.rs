@@ -5,6 +5,7 @@
 use super::eval::Evaluation;
 use super::playout::Policy;
 use super::{skill, Player};
+use crate::rules::{Colour, Position};
 
 /// The engine's settings that shape a search.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,6 +49,18 @@ pub struct Params {
     pub skill: u8,
     /// The static evaluation: the hand-made one, or a learned net.
     pub evaluation: Evaluation,
+    /// The side the engine plays, whose draws `contempt` makes cost it;
+    /// `None`: the side to move at the root. A ponder on the opponent's
+    /// draw searches the opponent's turn for the engine on the other side,
+    /// so that its tree values draws as the engine's next search will.
+    pub engine_side: Option<Colour>,
+}
+
+impl Params {
+    /// The side the engine plays in a search of `root`.
+    pub fn engine_at(&self, root: &Position) -> Colour {
+        self.engine_side.unwrap_or(root.side_to_move())
+    }
 }
 
 /// The UCB1 constant of playouts: √2 is UCB1's own, for results in 0..1.
@@ -91,6 +104,7 @@ impl Default for Params {
             contempt: DEFAULT_CONTEMPT,
             skill: skill::FULL_STRENGTH,
             evaluation: Evaluation::HandMade,
+            engine_side: None,
         }
     }
 }

@@ -3,7 +3,8 @@
 //! and its placement) along nodes it visited, the next search starts from
 //! a copy of the subtree there, with all it learned of it. Anything else
 //! starts afresh; so does a second search of the same position, which
-//! keeps a seeded search reproducible. The node array is the next tree's
+//! keeps a seeded search reproducible, unless the last search was a
+//! ponder of it (`ponderhit`): then the whole tree goes on. The node array is the next tree's
 //! in any case: a search that frees its tree before answering, or faults
 //! in a new one, spends that time past its deadline when the machine is
 //! busy.
@@ -59,7 +60,13 @@ impl Tree {
         pending: Option<Kind>,
     ) -> Option<usize> {
         let decision = !matches!(self.nodes[n].edge(), Edge::Draw);
-        if turns > 0 && decision && drawn == pending && pos.hash() == target.hash() && pos == target
+        // The root itself only after a ponder: a second search of the
+        // same position otherwise starts afresh, to stay reproducible.
+        if (turns > 0 || (n == 0 && self.pondered))
+            && decision
+            && drawn == pending
+            && pos.hash() == target.hash()
+            && pos == target
         {
             return Some(n);
         }

@@ -40,6 +40,9 @@ pub struct Tree {
     /// The keys of the game's positions since its last irreversible turn,
     /// the root's last.
     pub(super) history: Vec<u64>,
+    /// The tree of a ponder search with every root action: the search of
+    /// the same position that follows (`ponderhit`) goes on from it whole.
+    pub(super) pondered: bool,
 }
 
 impl Tree {
@@ -72,9 +75,10 @@ impl Tree {
                 params.exploration
             },
             mix: params.minimax_weight,
-            draw: DrawValue::new(root.side_to_move(), params.contempt),
+            draw: DrawValue::new(params.engine_at(root), params.contempt),
             hybrid,
             history: history.to_vec(),
+            pondered: false,
         };
         let mut start = kept.map(|old| tree.take_over(old)).unwrap_or_default();
         if tree.nodes.is_empty() {
@@ -93,7 +97,7 @@ impl Tree {
             actions.find(&mut pos, pending);
             actions.keep(only);
             if tree.hybrid {
-                let mut judge = leaf::judge_for(params, root.side_to_move());
+                let mut judge = leaf::judge_for(params, params.engine_at(root));
                 actions.judge(&pos, history, &mut judge, tree.draw);
             }
             tree.open(0, &actions);
