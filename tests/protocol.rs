@@ -2278,3 +2278,65 @@ fn a_pondered_draw_is_searched_below_the_opponents_draw() {
     assert!(nodes > 1, "nothing kept below the pondered draw: {last}");
     e.quit();
 }
+
+// ---------------------------------------------------------------------
+// UCI_LimitStrength and UCI_Elo (issue 56)
+// ---------------------------------------------------------------------
+
+/// The playouts the last `info multipv 1` line of a `go` reports.
+fn nodes_searched(e: &mut Engine, go: &str) -> u64 {
+    let r = e.go_checked(go);
+    let last = r
+        .lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info multipv 1 "))
+        .unwrap_or_else(|| e.fail("no info line"));
+    field(last, "nodes").unwrap().parse().unwrap()
+}
+
+/// Under `UCI_LimitStrength`, `UCI_Elo` sets the strength on the
+/// ladder's scale: its lowest value searches as level 1 (8 playouts),
+/// one between levels 1 and 2 between their caps, its highest at full
+/// strength; off, `UCI_Elo` changes nothing, and `Skill` is ignored
+/// while it is on. Values off the ladder are refused.
+#[test]
+fn uci_elo_plays_at_the_strength_of_the_ladder() {
+    let mut e = Engine::with_options(&[("Threads", "1"), ("Seed", "9")]);
+    e.expect_silent(&format!("position fen {MIDDLEGAME}"));
+    let go = "go nodes 3000";
+    e.expect_silent("setoption name UCI_Elo value 564");
+    assert!(
+        nodes_searched(&mut e, go) > 1000,
+        "UCI_Elo acted without UCI_LimitStrength"
+    );
+    e.expect_silent("setoption name UCI_LimitStrength value true");
+    let lowest = nodes_searched(&mut e, go);
+    assert!(
+        lowest <= 8,
+        "UCI_Elo 564 searched {lowest} playouts, level 1 caps at 8"
+    );
+    // Halfway from level 1 to level 2: twice level 1's cap.
+    e.expect_silent("setoption name UCI_Elo value 590");
+    let between = nodes_searched(&mut e, go);
+    assert!(
+        (9..=16).contains(&between),
+        "UCI_Elo 590 searched {between}"
+    );
+    // Skill is the engine's own scale, ignored while the Elo rules.
+    e.expect_silent("setoption name Skill value 6");
+    assert_eq!(nodes_searched(&mut e, go), between);
+    e.expect_silent("setoption name UCI_Elo value 1573");
+    assert!(
+        nodes_searched(&mut e, go) > 1000,
+        "UCI_Elo 1573 is full strength"
+    );
+    for bad in [
+        "setoption name UCI_Elo value 563",
+        "setoption name UCI_Elo value 1574",
+        "setoption name UCI_LimitStrength value 2",
+    ] {
+        e.expect_error(bad);
+    }
+    e.quit();
+}

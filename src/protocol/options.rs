@@ -227,6 +227,20 @@ pub fn specs() -> Vec<OptionSpec> {
                 Ok(())
             },
         ),
+        check("UCI_LimitStrength", d.limit_strength, |o, v| {
+            o.params.limit_strength = v;
+            Ok(())
+        }),
+        spin(
+            "UCI_Elo",
+            i64::from(d.elo),
+            i64::from(skill::LADDER_ELO[0]),
+            i64::from(skill::LADDER_ELO[skill::LADDER_ELO.len() - 1]),
+            |o, v| {
+                o.params.elo = v as u32;
+                Ok(())
+            },
+        ),
         real("Exploration", d.exploration, 0.0, 100.0, |o, v| {
             o.params.exploration = v;
             Ok(())

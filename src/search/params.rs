@@ -47,6 +47,12 @@ pub struct Params {
     /// below it the search is cut short and errs on purpose
     /// ([`skill::Skill`]).
     pub skill: u8,
+    /// `UCI_LimitStrength`: play at the strength of `elo` rather than of
+    /// `skill`.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the strength to play at under `limit_strength`, on the
+    /// ladder's scale ([`skill::LADDER_ELO`]).
+    pub elo: u32,
     /// The static evaluation: the hand-made one, or a learned net.
     pub evaluation: Evaluation,
     /// The side the engine plays, whose draws `contempt` makes cost it;
@@ -57,6 +63,16 @@ pub struct Params {
 }
 
 impl Params {
+    /// How these settings weaken the play: `UCI_Elo`'s strength under
+    /// `UCI_LimitStrength`, else `Skill`'s level; `None` at full strength.
+    pub fn weakening(&self) -> Option<skill::Skill> {
+        if self.limit_strength {
+            skill::Skill::at_elo(self.elo)
+        } else {
+            skill::Skill::of(self.skill)
+        }
+    }
+
     /// The side the engine plays in a search of `root`.
     pub fn engine_at(&self, root: &Position) -> Colour {
         self.engine_side.unwrap_or(root.side_to_move())
@@ -103,6 +119,8 @@ impl Default for Params {
             hybrid_exploration: DEFAULT_HYBRID_EXPLORATION,
             contempt: DEFAULT_CONTEMPT,
             skill: skill::FULL_STRENGTH,
+            limit_strength: false,
+            elo: skill::LADDER_ELO[0],
             evaluation: Evaluation::HandMade,
             engine_side: None,
         }
