@@ -12,6 +12,7 @@
 use super::node::{Edge, NodeData, NONE};
 use super::tree::Tree;
 use crate::rules::{Colour, Kind, Position};
+use std::sync::atomic::Ordering::Relaxed;
 
 impl Tree {
     /// Takes what this new tree can use of `old`, the last search's: the
@@ -29,6 +30,23 @@ impl Tree {
             self.nodes = old.nodes;
         }
         start
+    }
+
+    /// Takes `old`, the tree of a ponder of this very position, whole and
+    /// in place (its node array and all it holds), or gives it back when
+    /// it is not that. A second search of the same position otherwise
+    /// starts afresh, which keeps a seeded search reproducible.
+    pub(super) fn take_whole(&mut self, old: Tree) -> Option<Tree> {
+        let same = old.pondered
+            && old.searches_as(self)
+            && old.pending == self.pending
+            && old.root == self.root;
+        if !same {
+            return Some(old);
+        }
+        self.len.store(old.len.load(Relaxed), Relaxed);
+        self.nodes = old.nodes;
+        None
     }
 
     /// True when this tree's values mean what `other`'s would: the same
@@ -60,13 +78,7 @@ impl Tree {
         pending: Option<Kind>,
     ) -> Option<usize> {
         let decision = !matches!(self.nodes[n].edge(), Edge::Draw);
-        // The root itself only after a ponder: a second search of the
-        // same position otherwise starts afresh, to stay reproducible.
-        if (turns > 0 || (n == 0 && self.pondered))
-            && decision
-            && drawn == pending
-            && pos.hash() == target.hash()
-            && pos == target
+        if turns > 0 && decision && drawn == pending && pos.hash() == target.hash() && pos == target
         {
             return Some(n);
         }

@@ -424,3 +424,39 @@ fn judging_in_place_gives_each_action_its_own_value() {
     }
     assert!(moves > 1000 && kinds > 100, "{moves} moves, {kinds} kinds");
 }
+
+/// After a ponder of a position the search of that position goes on
+/// from the ponder's whole tree, in place; after any other search of it
+/// the next starts afresh (a seeded search stays reproducible).
+#[test]
+fn a_pondered_tree_goes_on_whole_and_only_it() {
+    let pos: Position = "Q0,0/n1,1 w KRRBBNNPPPPPPPP/kqrrbbnpppppppp 0 2"
+        .parse()
+        .unwrap();
+    let grown = |pondered: bool| {
+        let mut tree = run(
+            Tree::new(&pos, None, &[], &[], &params(), 50_000, None),
+            3,
+            2000,
+        );
+        tree.pondered = pondered;
+        tree
+    };
+    let pondered = grown(true);
+    let len = pondered.len();
+    let next = Tree::new(&pos, None, &[], &[], &params(), 50_000, Some(pondered));
+    assert_eq!(next.len(), len);
+    assert_eq!(next.nodes[0].load().visits, 2000);
+    assert!(
+        !next.pondered,
+        "the tree goes on once, as the timed search's"
+    );
+    let plain = Tree::new(&pos, None, &[], &[], &params(), 50_000, Some(grown(false)));
+    assert_eq!(plain.nodes[0].load().visits, 0);
+    // Another position is not this one, pondered or not.
+    let other: Position = "Q0,0/n1,0 w KRRBBNNPPPPPPPP/kqrrbbnpppppppp 0 2"
+        .parse()
+        .unwrap();
+    let elsewhere = Tree::new(&other, None, &[], &[], &params(), 50_000, Some(grown(true)));
+    assert_eq!(elsewhere.nodes[0].load().visits, 0);
+}

@@ -80,17 +80,22 @@ impl Tree {
             history: history.to_vec(),
             pondered: false,
         };
-        let mut start = kept.map(|old| tree.take_over(old)).unwrap_or_default();
-        if tree.nodes.is_empty() {
-            tree.nodes = allocate(capacity);
+        // After a ponder of this position the whole tree goes on as it
+        // stands: copying it node by node would be time on the clock.
+        let kept = kept.and_then(|old| tree.take_whole(old));
+        if tree.len.load(Relaxed) == 0 {
+            let mut start = kept.map(|old| tree.take_over(old)).unwrap_or_default();
+            if tree.nodes.is_empty() {
+                tree.nodes = allocate(capacity);
+            }
+            if start.len() > tree.nodes.len() || start.is_empty() {
+                start = vec![NodeData::new(Edge::Root, mover)];
+            }
+            for (node, data) in tree.nodes.iter().zip(&start) {
+                node.store(data);
+            }
+            tree.len.store(start.len(), Relaxed);
         }
-        if start.len() > tree.nodes.len() || start.is_empty() {
-            start = vec![NodeData::new(Edge::Root, mover)];
-        }
-        for (node, data) in tree.nodes.iter().zip(&start) {
-            node.store(data);
-        }
-        tree.len.store(start.len(), Relaxed);
         if tree.nodes[0].first_child.load(Relaxed) == NONE && tree.claim(0) {
             let mut actions = Actions::new();
             let mut pos = root.clone();
