@@ -273,8 +273,6 @@ pub fn search(
         params,
         searchmoves,
     } = *request;
-    // A kept root holds every action, not only those asked for.
-    let kept = kept.filter(|_| searchmoves.is_empty());
     let clock = request.clock();
     let seed = request.seed();
     let capacity = params.hash_mib.saturating_mul(1 << 20) / NODE_BYTES;

@@ -49,8 +49,9 @@ impl Tree {
     /// An empty tree for the side to move of `root` (with a drawn tile of
     /// `pending` kind, if any), holding at most `capacity` nodes, its root
     /// opened with the actions `only` names (all when empty). It starts
-    /// from `kept`'s subtree where the game has gone on along it, and
-    /// takes `kept`'s node array when it is as large.
+    /// from `kept`'s subtree where the game has gone on along it (its
+    /// root cut down to `only` too), and takes `kept`'s node array when
+    /// it is as large.
     pub fn new(
         root: &Position,
         pending: Option<Kind>,
@@ -82,9 +83,11 @@ impl Tree {
         };
         // After a ponder of this position the whole tree goes on as it
         // stands: copying it node by node would be time on the clock.
-        let kept = kept.and_then(|old| tree.take_whole(old));
+        let kept = kept.and_then(|old| tree.take_whole(old, only));
         if tree.len.load(Relaxed) == 0 {
-            let mut start = kept.map(|old| tree.take_over(old)).unwrap_or_default();
+            let mut start = kept
+                .map(|old| tree.take_over(old, only))
+                .unwrap_or_default();
             if tree.nodes.is_empty() {
                 tree.nodes = allocate(capacity);
             }
