@@ -1107,3 +1107,80 @@ fn resume_keeps_the_samples_of_recorded_games_only() {
     b.sort();
     assert_eq!(a, b, "each game's samples once");
 }
+
+/// Issue 56: `--ponder1` makes engine 1 ponder. Its input, logged on the
+/// way in, shows `go ponder` after its answers and a `ponderhit` or a
+/// `stop` before each of its next; nothing is lost on time, every game
+/// ends on the table, and the records replay. Engine 2 does not ponder.
+#[test]
+fn an_engine_that_ponders_is_told_ponderhit_or_stop() {
+    let log = temp("ponder-log");
+    let quoted = |p: &str| format!("'{}'", p.replace('\'', r"'\''"));
+    let engine1 = format!(
+        "tee -a {} | {}",
+        quoted(&log.to_string_lossy()),
+        quoted(BIN)
+    );
+    let run = run_to(
+        &temp("ponder"),
+        &[
+            "--engine1",
+            &engine1,
+            "--name1",
+            "ponderer",
+            "--ponder1",
+            "--option1",
+            "Threads=1",
+            "--option2",
+            "Threads=1",
+            "--movetime",
+            "40",
+            "--games",
+            "2",
+        ],
+    );
+    assert!(run.output.status.success(), "{}", run.stderr());
+    assert_eq!(run.records.len(), 2, "{}", run.stderr());
+    for r in &run.records {
+        replays(r);
+        let ends = ["time", "silent", "crash", "illegal"];
+        assert!(!ends.contains(&r.ending.as_str()), "{r:?}");
+        let (ponderer, other) = if r.white.name == "ponderer" {
+            (&r.white, &r.black)
+        } else {
+            (&r.black, &r.white)
+        };
+        assert_eq!(
+            ponderer.options.get("Ponder").map(String::as_str),
+            Some("true")
+        );
+        assert_eq!(other.options.get("Ponder"), None);
+    }
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = sent.lines().collect();
+    let ponders = lines
+        .iter()
+        .filter(|l| l.starts_with("go ponder movetime 40"))
+        .count();
+    let hits = lines.iter().filter(|l| **l == "ponderhit").count();
+    let stops = lines.iter().filter(|l| **l == "stop").count();
+    assert!(ponders > 0, "no go ponder sent:\n{sent}");
+    // Every ponder is ended, by ponderhit or stop, and by nothing else.
+    assert_eq!(
+        hits + stops,
+        ponders,
+        "{hits} ponderhits, {stops} stops:\n{sent}"
+    );
+    for (i, l) in lines.iter().enumerate() {
+        if l.starts_with("go ponder") {
+            let next = lines[i + 1..]
+                .iter()
+                .find(|l| l.starts_with("go") || **l == "ponderhit" || **l == "stop");
+            assert!(
+                matches!(next, Some(&"ponderhit") | Some(&"stop")),
+                "after line {i} came {next:?}"
+            );
+        }
+    }
+    let _ = std::fs::remove_file(&log);
+}

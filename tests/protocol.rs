@@ -375,7 +375,8 @@ fn setoption_invalid_gets_one_error_and_changes_nothing() {
         "setoption name",
         "setoption Threads 2",
         "setoption value 3",
-        "setoption name Ponder value true",
+        "setoption name Ponder value yes",
+        "setoption name Pondering value true",
         "setoption name Hash value 0",
         "setoption name Seed",
         "setoption name Seed value",
@@ -1321,8 +1322,8 @@ const BAD_LINES: &[(&str, &str)] = &[
     ("position startpos moves Q@0,0 n@1,0 q@", "3"),
     ("position startpos moves Q@ n@", ""),
     ("position startpos moves Q@0,0 n@ n@1,0", ""),
-    ("position startpos moves @", ""),
-    ("position startpos moves Q@0,0 @", ""),
+    ("position startpos moves @ Q@0,0", ""),
+    ("position startpos moves Q@0,0 @ n@1,0", ""),
     // a move after the game has ended (threefold repetition at move 6)
     (
         "position fen N0,0/n1,0 w K/k 0 1 moves 0,0-2,1 1,0-3,1 2,1-4,0 3,1-4,-1 4,0-5,-2 4,-1-6,-2 5,-2-7,-1",
@@ -1342,8 +1343,13 @@ const BAD_LINES: &[(&str, &str)] = &[
     ("go depth 3", "alphabeta"),
     ("go depth 0", ""),
     ("go sideways", ""),
+    ("go ponder sideways", ""),
+    // ponderhit with no ponder search running
+    ("ponderhit", "ponder"),
+    ("ponderhit now", ""),
     // unknown options, values out of range
-    ("setoption name Ponder value true", ""),
+    ("setoption name Ponder value maybe", "Ponder"),
+    ("setoption name Pondering value true", ""),
     ("setoption name Hash value 0", ""),
     ("setoption name Threads value 0", ""),
     ("setoption name Seed value -1", ""),
@@ -2084,4 +2090,253 @@ fn go_searchmoves_answers_one_of_the_actions_named() {
         }
         e.quit();
     }
+}
+
+// ---------------------------------------------------------------------
+// Pondering (issue 56)
+// ---------------------------------------------------------------------
+
+/// A `bestmove` line's action and the reply it names after `ponder`.
+#[track_caller]
+fn bestmove_and_reply(e: &Engine, line: &str) -> (String, Option<String>) {
+    match line.split(' ').collect::<Vec<_>>()[..] {
+        ["bestmove", best] => (best.to_string(), None),
+        ["bestmove", best, "ponder", reply] => (best.to_string(), Some(reply.to_string())),
+        _ => e.fail(&format!("malformed bestmove line '{line}'")),
+    }
+}
+
+/// Sends `line` during a ponder and checks that it is refused with one
+/// error line, and that no `bestmove` comes with it (the ponder's `info`
+/// lines may).
+#[track_caller]
+fn expect_error_while_pondering(e: &mut Engine, line: &str) {
+    let out = e.command(line);
+    let errors = out
+        .iter()
+        .filter(|l| l.starts_with("info string error:"))
+        .count();
+    if errors != 1 || out.iter().any(|l| l.starts_with("bestmove")) {
+        e.fail(&format!("'{line}' during a ponder printed {out:?}"));
+    }
+}
+
+/// The `pv` of the last `info multipv 1` line among `lines`.
+fn last_pv(lines: &[String]) -> Vec<String> {
+    let line = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info multipv 1 "))
+        .expect("an info line");
+    let pv = line.split(" pv ").nth(1).unwrap_or("");
+    pv.split(' ').map(String::from).collect()
+}
+
+/// With `Ponder` on, `bestmove` names the reply the search expects, a
+/// legal action of the opponent; off, the line is as it always was. A
+/// draw names none: the caller deals, and the engine's own placement
+/// comes next.
+#[test]
+fn bestmove_names_the_expected_reply_when_ponder_is_on() {
+    let mut e = Engine::with_options(&[("Threads", "1"), ("Seed", "3")]);
+    // The rook takes the queen: a step, after which Black replies.
+    let at = format!("position fen {QUEEN_OR_PAWN}");
+    e.expect_silent(&at);
+    let r = e.go_checked("go nodes 1500");
+    assert_eq!(r.lines.last().unwrap().split(' ').count(), 2);
+    e.expect_silent("setoption name Ponder value true");
+    let moves = e.moves();
+    e.send("go nodes 1500");
+    let line = e.read_until("bestmove", WAIT).pop().unwrap();
+    let (best, reply) = bestmove_and_reply(&e, &line);
+    assert!(moves.contains(&best), "{line}");
+    let reply = reply.unwrap_or_else(|| e.fail(&format!("no ponder reply: '{line}'")));
+    e.expect_silent(&format!("{at} moves {best}"));
+    let replies = e.moves();
+    assert!(replies.contains(&reply), "'{reply}' is not in {replies:?}");
+    // The empty table: the only action is the draw, and no reply is named.
+    e.expect_silent("position startpos");
+    e.send("go nodes 100");
+    let line = e.read_until("bestmove", WAIT).pop().unwrap();
+    assert_eq!(line, "bestmove @");
+    e.quit();
+}
+
+/// `go ponder` prints no `bestmove` until `ponderhit`, after which the
+/// move takes no more than the limits given with `go ponder`, counted
+/// from `ponderhit`; and the timed search goes on from what the ponder
+/// searched.
+#[test]
+fn go_ponder_then_ponderhit_answers_within_the_time_left() {
+    let mut e = Engine::with_options(&[("Threads", "1"), ("Ponder", "true")]);
+    e.expect_silent(&format!("position fen {MIDDLEGAME}"));
+    let moves = e.moves();
+    for (go, allowed) in [
+        ("go ponder movetime 200", 200),
+        ("go ponder wtime 3000 btime 3000", 1500),
+    ] {
+        e.send(go);
+        no_bestmove_for(&mut e, Duration::from_millis(600));
+        let t = Instant::now();
+        e.send("ponderhit");
+        let line = e.read_until("bestmove", WAIT).pop().unwrap();
+        let took = t.elapsed();
+        let (best, _) = bestmove_and_reply(&e, &line);
+        assert!(moves.contains(&best), "{line}");
+        assert!(
+            took < Duration::from_millis(allowed) + AT_ONCE,
+            "{go}: bestmove {took:?} after ponderhit{}",
+            e.tail()
+        );
+        // The ponder is over: a second ponderhit is refused.
+        e.expect_error("ponderhit");
+    }
+    // One node after ponderhit reports the ponder's playouts: its tree
+    // is the timed search's.
+    e.send("go ponder nodes 1");
+    no_bestmove_for(&mut e, Duration::from_millis(500));
+    e.send("ponderhit");
+    let lines = e.read_until("bestmove", WAIT);
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info multipv 1 "))
+        .unwrap();
+    let nodes: u64 = field(last, "nodes").unwrap().parse().unwrap();
+    assert!(nodes > 20, "the timed search started afresh: {last}");
+    e.quit();
+}
+
+/// `stop` during a ponder answers with a `bestmove` at once, and nothing
+/// before it: a ponder with `movetime 50` not answered for far longer
+/// prints no `bestmove`, whether the position has a real choice, a
+/// single one (the empty table), or a capture to make.
+#[test]
+fn go_ponder_then_stop_answers_bestmove() {
+    let mut e = Engine::with_options(&[("Threads", "1"), ("Ponder", "true")]);
+    for setup in [
+        format!("position fen {MIDDLEGAME}"),
+        "position startpos".to_string(),
+        format!("position fen {QUEEN_OR_PAWN}"),
+    ] {
+        e.expect_silent(&setup);
+        let moves = e.moves();
+        e.send("go ponder movetime 50");
+        no_bestmove_for(&mut e, Duration::from_millis(400));
+        // Commands that start work wait for the ponder, as for any search.
+        expect_error_while_pondering(&mut e, "go movetime 50");
+        let t = Instant::now();
+        e.send("stop");
+        let line = e.read_until("bestmove", WAIT).pop().unwrap();
+        let took = t.elapsed();
+        let (best, _) = bestmove_and_reply(&e, &line);
+        assert!(moves.contains(&best), "{line}");
+        assert!(took < AT_ONCE, "bestmove {took:?} after stop{}", e.tail());
+        assert!(e.command("stop").is_empty());
+        e.expect_error("ponderhit");
+    }
+    e.quit();
+}
+
+/// A reply that is a draw is pondered as the chance node it is: the game
+/// with a last bare `@` is the opponent's turn before its draw, which
+/// only `go ponder` searches. `ponderhit` cannot hit it (the placement
+/// is not known), `stop` answers `bestmove (none)`, and the search of the
+/// turn after the placement goes on from what the ponder searched.
+#[test]
+fn a_pondered_draw_is_searched_below_the_opponents_draw() {
+    let mut e = Engine::with_options(&[("Threads", "1"), ("Ponder", "true"), ("Seed", "7")]);
+    // White takes the queen; Black draws, the tile not known yet.
+    let played = format!("position fen {QUEEN_OR_PAWN} moves 0,0-0,1");
+    e.expect_silent(&format!("{played} @"));
+    assert!(e
+        .display()
+        .iter()
+        .any(|l| l.starts_with("Drawn tile: not known")));
+    e.expect_error("moves");
+    e.expect_error("go movetime 50");
+    e.send("go ponder movetime 50");
+    no_bestmove_for(&mut e, Duration::from_millis(400));
+    expect_error_while_pondering(&mut e, "ponderhit");
+    no_bestmove_for(&mut e, Duration::from_millis(100));
+    e.send("stop");
+    let lines = e.read_until("bestmove", WAIT);
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    // The ponder's line: Black's draw and its likeliest placement.
+    let pv = last_pv(&lines);
+    assert_eq!(pv[0], "@", "{pv:?}");
+    let placement = &pv[1];
+    e.expect_silent(&format!("{played} {placement}"));
+    let r = e.go_checked("go nodes 1");
+    let last = r
+        .lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info multipv 1 "))
+        .unwrap();
+    let nodes: u64 = field(last, "nodes").unwrap().parse().unwrap();
+    assert!(nodes > 1, "nothing kept below the pondered draw: {last}");
+    e.quit();
+}
+
+// ---------------------------------------------------------------------
+// UCI_LimitStrength and UCI_Elo (issue 56)
+// ---------------------------------------------------------------------
+
+/// The playouts the last `info multipv 1` line of a `go` reports.
+fn nodes_searched(e: &mut Engine, go: &str) -> u64 {
+    let r = e.go_checked(go);
+    let last = r
+        .lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info multipv 1 "))
+        .unwrap_or_else(|| e.fail("no info line"));
+    field(last, "nodes").unwrap().parse().unwrap()
+}
+
+/// Under `UCI_LimitStrength`, `UCI_Elo` sets the strength on the
+/// ladder's scale: its lowest value searches as level 1 (8 playouts),
+/// one between levels 1 and 2 between their caps, its highest at full
+/// strength; off, `UCI_Elo` changes nothing, and `Skill` is ignored
+/// while it is on. Values off the ladder are refused.
+#[test]
+fn uci_elo_plays_at_the_strength_of_the_ladder() {
+    let mut e = Engine::with_options(&[("Threads", "1"), ("Seed", "9")]);
+    e.expect_silent(&format!("position fen {MIDDLEGAME}"));
+    let go = "go nodes 3000";
+    e.expect_silent("setoption name UCI_Elo value 564");
+    assert!(
+        nodes_searched(&mut e, go) > 1000,
+        "UCI_Elo acted without UCI_LimitStrength"
+    );
+    e.expect_silent("setoption name UCI_LimitStrength value true");
+    let lowest = nodes_searched(&mut e, go);
+    assert!(
+        lowest <= 8,
+        "UCI_Elo 564 searched {lowest} playouts, level 1 caps at 8"
+    );
+    // Halfway from level 1 to level 2: twice level 1's cap.
+    e.expect_silent("setoption name UCI_Elo value 590");
+    let between = nodes_searched(&mut e, go);
+    assert!(
+        (9..=16).contains(&between),
+        "UCI_Elo 590 searched {between}"
+    );
+    // Skill is the engine's own scale, ignored while the Elo rules.
+    e.expect_silent("setoption name Skill value 6");
+    assert_eq!(nodes_searched(&mut e, go), between);
+    e.expect_silent("setoption name UCI_Elo value 1573");
+    assert!(
+        nodes_searched(&mut e, go) > 1000,
+        "UCI_Elo 1573 is full strength"
+    );
+    for bad in [
+        "setoption name UCI_Elo value 563",
+        "setoption name UCI_Elo value 1574",
+        "setoption name UCI_LimitStrength value 2",
+    ] {
+        e.expect_error(bad);
+    }
+    e.quit();
 }

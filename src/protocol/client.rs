@@ -88,6 +88,23 @@ pub fn bestmove(line: &str) -> Option<&str> {
     (words.next() == Some("bestmove")).then(|| words.next().unwrap_or(""))
 }
 
+/// The reply a `bestmove X ponder Y` line expects, `Y`, or `None` when
+/// the line names none (or is no `bestmove`).
+pub fn ponder_reply(line: &str) -> Option<&str> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("bestmove") {
+        return None;
+    }
+    words.next();
+    (words.next() == Some("ponder"))
+        .then(|| words.next())
+        .flatten()
+}
+
+/// The line that tells a pondering engine the opponent played the reply
+/// it pondered: its ponder search becomes the timed search of its move.
+pub const PONDERHIT: &str = "ponderhit";
+
 /// What an `info string error` line says is wrong, or `None` for any
 /// other line.
 pub fn engine_error(line: &str) -> Option<&str> {
@@ -273,6 +290,11 @@ mod tests {
         assert_eq!(bestmove("bestmove N@2,1"), Some("N@2,1"));
         assert_eq!(bestmove("bestmove"), Some(""));
         assert_eq!(bestmove("info string bestmove @"), None);
+        assert_eq!(bestmove("bestmove 0,0-1,1 ponder @"), Some("0,0-1,1"));
+        assert_eq!(ponder_reply("bestmove 0,0-1,1 ponder @"), Some("@"));
+        assert_eq!(ponder_reply("bestmove 0,0-1,1"), None);
+        assert_eq!(ponder_reply("bestmove 0,0-1,1 ponder"), None);
+        assert_eq!(ponder_reply("info pv 0,0-1,1 ponder @"), None);
         assert_eq!(
             engine_error("info string error: unknown option 'Foo'"),
             Some("unknown option 'Foo'")

@@ -42,7 +42,13 @@ pub enum Command {
         /// The actions to choose from, as written after `searchmoves`
         /// (all when empty).
         searchmoves: Vec<String>,
+        /// `go ponder`: search on the opponent's time until `ponderhit`
+        /// or `stop`; the limits count from `ponderhit`.
+        ponder: bool,
     },
+    /// `ponderhit`: the opponent played the reply pondered on; the ponder
+    /// search becomes the timed search of the move.
+    PonderHit,
     /// `stop`: end the search now.
     Stop,
     /// `quit`: exit.
@@ -83,6 +89,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "isready" => bare(Command::IsReady),
         "ucinewgame" => bare(Command::NewGame),
         "stop" => bare(Command::Stop),
+        "ponderhit" => bare(Command::PonderHit),
         "quit" => bare(Command::Quit),
         "d" => bare(Command::Display),
         "moves" => bare(Command::Moves),
@@ -161,11 +168,16 @@ const GO_WORDS: [&str; 11] = [
 fn parse_go(words: &[&str]) -> Result<Command, String> {
     let mut limits = Limits::default();
     let mut searchmoves = Vec::new();
+    let mut ponder = false;
     let mut words = words.iter().peekable();
     while let Some(&word) = words.next() {
         let slot = match word {
             "infinite" => {
                 limits.infinite = true;
+                continue;
+            }
+            "ponder" => {
+                ponder = true;
                 continue;
             }
             "searchmoves" => {
@@ -211,6 +223,7 @@ fn parse_go(words: &[&str]) -> Result<Command, String> {
     Ok(Command::Go {
         limits,
         searchmoves,
+        ponder,
     })
 }
 
@@ -239,6 +252,7 @@ mod tests {
         let Some(Command::Go {
             limits: l,
             searchmoves,
+            ponder: false,
         }) = parse("go wtime 1000 btime 2000 winc 10 binc 20 movestogo 5").unwrap()
         else {
             panic!()
@@ -251,12 +265,23 @@ mod tests {
         let Some(Command::Go {
             limits: l,
             searchmoves,
+            ponder: false,
         }) = parse("go searchmoves @ N@0,1 0,0-1,1 nodes 2000").unwrap()
         else {
             panic!()
         };
         assert_eq!(searchmoves, ["@", "N@0,1", "0,0-1,1"]);
         assert_eq!(l.nodes, Some(2000));
+        let Some(Command::Go {
+            limits: l,
+            searchmoves,
+            ponder: true,
+        }) = parse("go searchmoves @ ponder movetime 50").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!((searchmoves.len(), l.movetime), (1, Some(50)));
+        assert_eq!(parse("ponderhit").unwrap(), Some(Command::PonderHit));
         assert_eq!(parse("perft 3").unwrap(), Some(Command::Perft(3)));
     }
 
@@ -265,6 +290,7 @@ mod tests {
         for bad in [
             "ucii",
             "uci now",
+            "ponderhit now",
             "go wtime -5",
             "go movetime",
             "go nodes 0",

@@ -14,6 +14,9 @@ use std::thread::JoinHandle;
 struct Job {
     handle: JoinHandle<()>,
     stop: Arc<AtomicBool>,
+    /// Set with `stop` when the job's last line is not wanted: a ponder
+    /// search that `ponderhit` turns into the timed one.
+    quiet: Arc<AtomicBool>,
     /// Set just before the job prints its last line: from then on a new
     /// command may start work, though the thread may not have ended yet.
     finished: Arc<AtomicBool>,
@@ -61,16 +64,21 @@ impl Worker {
             let _ = job.handle.join();
         }
         let stop = Arc::new(AtomicBool::new(false));
+        let quiet = Arc::new(AtomicBool::new(false));
         let finished = Arc::new(AtomicBool::new(false));
         let (stop_flag, done) = (Arc::clone(&stop), Arc::clone(&finished));
+        let hush = Arc::clone(&quiet);
         let handle = std::thread::spawn(move || {
             let last = work(&stop_flag);
             done.store(true, Ordering::Release);
-            say(&last);
+            if !hush.load(Ordering::Acquire) {
+                say(&last);
+            }
         });
         self.job = Some(Job {
             handle,
             stop,
+            quiet,
             finished,
             kind,
         });
@@ -80,6 +88,17 @@ impl Worker {
     pub(super) fn stop(&self) {
         if let Some(job) = &self.job {
             job.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Stops the job and waits for it without printing its last line:
+    /// `ponderhit` replaces the ponder search by the timed one, which
+    /// answers instead.
+    pub(super) fn abandon(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.quiet.store(true, Ordering::Release);
+            job.stop.store(true, Ordering::Relaxed);
+            let _ = job.handle.join();
         }
     }
 
@@ -108,6 +127,7 @@ impl Worker {
 
 /// A search as a job: its own copy of the game and the options, so that
 /// commands may change the engine's while it runs.
+#[derive(Clone)]
 pub(super) struct SearchJob {
     /// The engine that searches, with what its last search left.
     pub engine: Arc<search::Engine>,
@@ -127,6 +147,12 @@ pub(super) struct SearchJob {
     pub verbose: bool,
     /// The root actions to choose from (`go searchmoves`): all when empty.
     pub searchmoves: Vec<Action>,
+    /// `Ponder`: name the reply the search expects after its choice.
+    pub name_reply: bool,
+    /// The position is the opponent's turn before its draw, whose tile is
+    /// not known yet: the search ponders that draw and has no action of
+    /// the engine's own to answer with.
+    pub unknown_draw: bool,
 }
 
 impl SearchJob {
@@ -143,6 +169,8 @@ impl SearchJob {
             show_wdl,
             verbose,
             searchmoves,
+            name_reply,
+            unknown_draw,
         } = self;
         let mut last = None;
         let mut print = |report: &Report| {
@@ -159,13 +187,31 @@ impl SearchJob {
         };
         let choice = engine.search(&request, stop, &mut print);
         let mut out = String::new();
-        if let (true, Some(report)) = (verbose, last) {
-            out = move_stats_lines(&report);
+        if let (true, Some(report)) = (verbose, &last) {
+            out = move_stats_lines(report);
         }
         match choice {
-            Some(action) => out.push_str(&format!("bestmove {action}")),
+            Some(_) if unknown_draw => out.push_str("bestmove (none)"),
+            Some(action) => {
+                out.push_str(&format!("bestmove {action}"));
+                let reply = last.as_ref().and_then(|r| expected_reply(r, action));
+                if let Some(reply) = reply.filter(|_| name_reply) {
+                    out.push_str(&format!(" ponder {reply}"));
+                }
+            }
             None => out.push_str("bestmove (none)"),
         }
         out
     }
+}
+
+/// The opponent's reply the search expects after `action`: the first
+/// action of its line. None after a draw, whose line goes on with the
+/// engine's own placement, once the caller has dealt the tile.
+fn expected_reply(report: &Report, action: Action) -> Option<Action> {
+    if action == Action::Draw {
+        return None;
+    }
+    let stats = report.actions.iter().find(|s| s.action == action)?;
+    stats.pv.first().copied()
 }

@@ -43,6 +43,12 @@ pub struct Engine {
     game: Game,
     /// The kind of a tile the side to move has drawn and must place.
     pending: Option<Kind>,
+    /// The side to move has drawn a tile not known yet (a last `@`): only
+    /// `go ponder` searches such a position.
+    unknown_draw: bool,
+    /// While a ponder search runs: the timed search `ponderhit` starts in
+    /// its place, and whether the ponder is of the opponent's draw.
+    ponder: Option<SearchJob>,
     options: Options,
     worker: Worker,
     /// What one search leaves for the next, shared with the search job.
@@ -61,6 +67,8 @@ impl Engine {
         Engine {
             game: Game::new(Position::startpos()),
             pending: None,
+            unknown_draw: false,
+            ponder: None,
             options: Options::default(),
             worker: Worker::default(),
             search: Arc::default(),
@@ -138,26 +146,40 @@ impl Engine {
             Command::NewGame => {
                 self.game = Game::new(Position::startpos());
                 self.pending = None;
+                self.unknown_draw = false;
                 self.search.new_game();
             }
             Command::Position { start, moves } => match setup(&start, &moves) {
-                Ok((game, pending)) => {
-                    self.game = game;
-                    self.pending = pending;
+                Ok(set) => {
+                    self.game = set.game;
+                    self.pending = set.pending;
+                    self.unknown_draw = set.unknown_draw;
                 }
                 Err(e) => error(&e),
             },
             Command::Go {
                 limits,
                 searchmoves,
-            } => self.go(limits, &searchmoves),
-            Command::Stop => self.worker.stop(),
+                ponder,
+            } => self.go(limits, &searchmoves, ponder),
+            Command::PonderHit => self.ponderhit(),
+            Command::Stop => {
+                self.ponder = None;
+                self.worker.stop();
+            }
             Command::Quit => return false,
             Command::Display => say(&print::display(
                 self.game.position(),
                 self.pending,
+                self.unknown_draw,
                 self.ending(),
             )),
+            Command::Moves if self.unknown_draw => {
+                error("moves: the drawn tile is not known yet; send it as N@")
+            }
+            Command::Eval | Command::Perft(_) if self.unknown_draw => {
+                error("the side to move has drawn a tile not known yet; send it as N@")
+            }
             Command::Moves => {
                 let actions = match self.ending() {
                     Some(_) => Vec::new(),
@@ -207,10 +229,53 @@ impl Engine {
             .and_then(|kind| self.game.position().ending_after_draw(kind))
     }
 
+    /// `ponderhit`: the ponder search gives way to the timed search of
+    /// the same position, whose limits count from now; the tree search
+    /// goes on from the ponder's tree, so nothing searched is lost.
+    fn ponderhit(&mut self) {
+        let running = self.worker.busy().is_some();
+        let Some(mut job) = self.ponder.take().filter(|_| running) else {
+            return error("ponderhit: no ponder search is running");
+        };
+        if job.unknown_draw {
+            self.ponder = Some(job);
+            return error(
+                "ponderhit: the pondered reply is a draw, its tile unknown; send stop, then the position with the tile placed",
+            );
+        }
+        self.worker.abandon();
+        job.limits.started = Some(std::time::Instant::now());
+        let kind = if job
+            .limits
+            .is_endless(job.position.side_to_move(), job.params.move_overhead)
+        {
+            JobKind::Endless
+        } else {
+            JobKind::Search
+        };
+        self.worker.spawn(kind, move |stop| job.run(stop));
+    }
+
     /// `go`: answers at once when the game is over, else starts a search
-    /// job on copies of the game and the options.
-    fn go(&mut self, mut limits: search::Limits, searchmoves: &[String]) {
-        limits.started = Some(std::time::Instant::now());
+    /// job on copies of the game and the options. `go ponder` searches
+    /// until `ponderhit` or `stop`, keeping the timed search for
+    /// `ponderhit` to start; after a last `@` it ponders the opponent's
+    /// draw: the turn before it, its root cut down to the draw, for the
+    /// engine on the other side.
+    fn go(&mut self, mut limits: search::Limits, searchmoves: &[String], ponder: bool) {
+        let now = std::time::Instant::now();
+        limits.started = Some(now);
+        self.ponder = None;
+        if self.unknown_draw && !ponder {
+            return error(
+                "go: the side to move has drawn a tile not known yet; only go ponder searches here",
+            );
+        }
+        if self.unknown_draw && !searchmoves.is_empty() {
+            return error(
+                "go: searchmoves names the engine's actions, and after a bare @ it has none yet",
+            );
+        }
         if limits.depth.is_some() && self.options.params.player != search::Player::Alphabeta {
             error("go depth needs Player alphabeta: a Monte Carlo search has no depth; use nodes or movetime");
             return;
@@ -221,17 +286,22 @@ impl Engine {
             return;
         }
         let position = self.game.position().clone();
-        let searchmoves = match setup::root_actions_named(&position, self.pending, searchmoves) {
+        let mut searchmoves = match setup::root_actions_named(&position, self.pending, searchmoves)
+        {
             Ok(actions) => actions,
             Err(why) => return error(&why),
         };
-        let params = self.options.params.clone();
-        let kind = if limits.is_endless(position.side_to_move(), params.move_overhead) {
+        let mut params = self.options.params.clone();
+        if self.unknown_draw {
+            searchmoves = vec![search::Action::Draw];
+            params.engine_side = Some(position.side_to_move().opposite());
+        }
+        let mut kind = if limits.is_endless(position.side_to_move(), params.move_overhead) {
             JobKind::Endless
         } else {
             JobKind::Search
         };
-        let job = SearchJob {
+        let mut job = SearchJob {
             engine: Arc::clone(&self.search),
             position,
             pending: self.pending,
@@ -241,7 +311,20 @@ impl Engine {
             searchmoves,
             show_wdl: self.options.show_wdl,
             verbose: self.options.verbose_stats,
+            name_reply: self.options.ponder,
+            unknown_draw: self.unknown_draw,
         };
+        if ponder {
+            self.ponder = Some(job.clone());
+            // Every limit waits for ponderhit: until then only stop ends it.
+            job.limits = search::Limits {
+                ponder: true,
+                infinite: true,
+                started: Some(now),
+                ..search::Limits::default()
+            };
+            kind = JobKind::Endless;
+        }
         self.worker.spawn(kind, move |stop| job.run(stop));
     }
 }

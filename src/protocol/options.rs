@@ -227,6 +227,20 @@ pub fn specs() -> Vec<OptionSpec> {
                 Ok(())
             },
         ),
+        check("UCI_LimitStrength", d.limit_strength, |o, v| {
+            o.params.limit_strength = v;
+            Ok(())
+        }),
+        spin(
+            "UCI_Elo",
+            i64::from(d.elo),
+            i64::from(skill::LADDER_ELO[0]),
+            i64::from(skill::LADDER_ELO[skill::LADDER_ELO.len() - 1]),
+            |o, v| {
+                o.params.elo = v as u32;
+                Ok(())
+            },
+        ),
         real("Exploration", d.exploration, 0.0, 100.0, |o, v| {
             o.params.exploration = v;
             Ok(())
@@ -251,6 +265,10 @@ pub fn specs() -> Vec<OptionSpec> {
         }),
         check("VerboseMoveStats", false, |o, v| {
             o.verbose_stats = v;
+            Ok(())
+        }),
+        check("Ponder", false, |o, v| {
+            o.ponder = v;
             Ok(())
         }),
         OptionSpec {
@@ -302,6 +320,9 @@ pub struct Options {
     pub show_wdl: bool,
     /// Print every root action's statistics after a search.
     pub verbose_stats: bool,
+    /// `Ponder`: the caller may ponder, so `bestmove` names the reply the
+    /// search expects (`ponder Y`) when it has one.
+    pub ponder: bool,
     /// The net `Evaluation net` uses and `eval` shows: the shipped one
     /// ([`Net::shipped`]) unless `EvalFile` loaded another.
     pub net: Arc<Net>,
@@ -315,6 +336,7 @@ impl Default for Options {
             params: Params::default(),
             show_wdl: false,
             verbose_stats: false,
+            ponder: false,
             net: Net::shipped(),
         }
     }

@@ -25,9 +25,14 @@ pub(super) fn error(message: &str) {
 }
 
 /// The `d` report: the table, the piles, whose turn it is, a drawn tile
-/// still to be placed (`pending`), check, how the game has ended and the
-/// position's key.
-pub(super) fn display(pos: &Position, pending: Option<Kind>, ending: Option<GameEnd>) -> String {
+/// still to be placed (`pending`, or one not known yet), check, how the
+/// game has ended and the position's key.
+pub(super) fn display(
+    pos: &Position,
+    pending: Option<Kind>,
+    unknown_draw: bool,
+    ending: Option<GameEnd>,
+) -> String {
     let mut out = board_picture(pos);
     let piles: Vec<String> = Colour::ALL
         .iter()
@@ -52,6 +57,9 @@ pub(super) fn display(pos: &Position, pending: Option<Kind>, ending: Option<Game
     let _ = writeln!(out, "Side to move: {}", pos.side_to_move());
     if let Some(kind) = pending {
         let _ = writeln!(out, "Drawn tile: {} (to be placed)", kind_name(kind));
+    }
+    if unknown_draw {
+        let _ = writeln!(out, "Drawn tile: not known yet (to be placed)");
     }
     let _ = writeln!(
         out,

@@ -48,19 +48,23 @@ fn names_action(token: MoveToken, action: Action) -> bool {
 
 /// Builds the game of a `position` command, with the kind of a tile drawn
 /// and still to be placed (a last `N@`), or says what is wrong.
-pub(super) fn setup(start: &Start, moves: &[String]) -> Result<(Game, Option<Kind>), String> {
+/// A last `@` is a draw whose tile is not known yet: the caller ponders
+/// the opponent's draw (`bestmove X ponder @`), and the game is the one
+/// before the draw, `unknown_draw` set.
+pub(super) fn setup(start: &Start, moves: &[String]) -> Result<Setup, String> {
     let position = match start {
         Start::StartPos => Position::startpos(),
         Start::Fen(text) => text.parse().map_err(|e| format!("{e}"))?,
     };
     let mut game = Game::new(position);
     let mut pending = None;
+    let mut unknown_draw = false;
     for (i, token) in moves.iter().enumerate() {
         let n = i + 1;
         let token_shown = clip(token);
-        if pending.is_some() {
+        if pending.is_some() || unknown_draw {
             return Err(format!(
-                "move {n} '{token_shown}': a drawn tile (N@) must be the last of the moves"
+                "move {n} '{token_shown}': a drawn tile (N@ or @) must be the last of the moves"
             ));
         }
         if let Some(end) = game.ending() {
@@ -80,9 +84,18 @@ pub(super) fn setup(start: &Start, moves: &[String]) -> Result<(Game, Option<Kin
                 }
                 pending = Some(kind);
             }
+            Ok(MoveToken::Draw) if n == moves.len() => {
+                if pos.pile(pos.side_to_move()).is_empty() {
+                    return Err(format!(
+                        "move {n} '@': {} has no tile left to draw",
+                        pos.side_to_move()
+                    ));
+                }
+                unknown_draw = true;
+            }
             Ok(MoveToken::Draw) => {
                 return Err(format!(
-                    "move {n} '@': say which tile was drawn, as N@ or N@x,y"
+                    "move {n} '@': say which tile was drawn, as N@ or N@x,y; a bare @ only last"
                 ))
             }
             Ok(_) => {
@@ -101,7 +114,21 @@ pub(super) fn setup(start: &Start, moves: &[String]) -> Result<(Game, Option<Kin
             Err(e) => return Err(format!("move {n}: {e}")),
         }
     }
-    Ok((game, pending))
+    Ok(Setup {
+        game,
+        pending,
+        unknown_draw,
+    })
+}
+
+/// The game of a `position` command.
+pub(super) struct Setup {
+    /// The moves played.
+    pub game: Game,
+    /// The kind of a tile drawn and still to be placed (a last `N@`).
+    pub pending: Option<Kind>,
+    /// The side to move has drawn a tile nobody knows yet (a last `@`).
+    pub unknown_draw: bool,
 }
 
 #[cfg(test)]
@@ -118,12 +145,18 @@ mod tests {
             )
         };
         assert!(ok(&["Q@0,0", "p@1,1"]).is_ok());
-        let (game, pending) = ok(&["Q@0,0", "n@"]).unwrap();
-        assert_eq!(pending, Some(Kind::Knight));
-        assert_eq!(game.moves().len(), 1);
+        let drawn = ok(&["Q@0,0", "n@"]).unwrap();
+        assert_eq!(drawn.pending, Some(Kind::Knight));
+        assert_eq!(drawn.game.moves().len(), 1);
+        assert!(!drawn.unknown_draw);
+        // A last bare @: Black has drawn, the tile not known yet.
+        let unknown = ok(&["Q@0,0", "@"]).unwrap();
+        assert_eq!((unknown.pending, unknown.unknown_draw), (None, true));
+        assert_eq!(unknown.game.moves().len(), 1);
         for bad in [
             vec!["Q@1,0"],                // first tile not on 0,0
-            vec!["Q@0,0", "@"],           // the engine's word, not a move
+            vec!["Q@0,0", "@", "n@1,1"],  // a bare @ not last
+            vec!["@", "Q@0,0"],           // the same, first
             vec!["Q@0,0", "n@", "n@1,1"], // N@ not last
             vec!["x@0,0"],                // no such piece
             vec!["Q@0,0", "q@0,0"],       // an occupied square

@@ -27,6 +27,18 @@ pub struct MatchArgs {
     /// An option for engine 2; repeatable.
     #[arg(long, value_name = "NAME=VALUE")]
     pub option2: Vec<String>,
+    /// Both engines ponder: `--ponder1` and `--ponder2`.
+    #[arg(long)]
+    pub ponder: bool,
+    /// Engine 1 ponders, as cutechess-cli's `ponder`: it is sent
+    /// `setoption name Ponder value true`, and after each `bestmove X
+    /// ponder Y` it searches on the opponent's time (`go ponder`), told
+    /// `ponderhit` when the opponent plays Y, else `stop`.
+    #[arg(long)]
+    pub ponder1: bool,
+    /// Engine 2 ponders.
+    #[arg(long)]
+    pub ponder2: bool,
     /// Clocks: base seconds per game + increment seconds per turn, e.g.
     /// `10+0.1`.
     #[arg(long, value_name = "BASE+INC", group = "limit")]

@@ -108,18 +108,24 @@ impl MatchArgs {
             .into_owned();
         let quote = |path: &str| format!("'{}'", path.replace('\'', r"'\''"));
         let mut specs = Vec::new();
-        for (command, options, name) in [
-            (self.engine1, self.option1, self.name1),
-            (self.engine2, self.option2, self.name2),
+        for (command, options, name, ponder) in [
+            (self.engine1, self.option1, self.name1, self.ponder1),
+            (self.engine2, self.option2, self.name2, self.ponder2),
         ] {
             let command = command.unwrap_or_else(|| quote(&this));
             if command.trim().is_empty() {
                 return Err("an engine command is empty".into());
             }
-            let options = options
+            let mut options = options
                 .iter()
                 .map(|o| parse_option(o))
                 .collect::<Result<Vec<_>, _>>()?;
+            // Pondering is the engine's Ponder option, set last so that it
+            // wins over an --option saying otherwise.
+            if ponder || self.ponder {
+                options.retain(|(n, _)| !n.eq_ignore_ascii_case("Ponder"));
+                options.push(("Ponder".to_string(), "true".to_string()));
+            }
             let name = name.unwrap_or_else(|| {
                 let bare = command.trim_matches('\'');
                 default_name(bare, &options)

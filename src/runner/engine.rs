@@ -52,6 +52,17 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
 }
 
+impl EngineSpec {
+    /// True when the engine ponders: its options set `Ponder` to true
+    /// (`--ponder`, `--ponder1`, `--ponder2`), so that a record's options
+    /// say who pondered, and a resumed match ponders as it did.
+    pub fn ponders(&self) -> bool {
+        self.options
+            .iter()
+            .any(|(n, v)| n.eq_ignore_ascii_case("Ponder") && v.eq_ignore_ascii_case("true"))
+    }
+}
+
 /// Why an engine stopped answering.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineFailure {

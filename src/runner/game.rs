@@ -6,9 +6,18 @@
 //! increment is added once per turn, after the placement. Before each
 //! request the engine must answer `isready`, so that a stale line (a
 //! second `bestmove`) is never taken for the answer.
+//!
+//! An engine that ponders, answering `bestmove X ponder Y`, is shown the
+//! game with Y played and told `go ponder` with the limits of its next
+//! move, and searches while the opponent thinks. If the opponent's turn
+//! is Y, it is told `ponderhit`, and its clock starts then; otherwise
+//! `stop`, its `bestmove` dropped, and it is asked as usual. A reply Y of
+//! `@` is never hit: the opponent's turn is the draw and a placement, so
+//! the engine is stopped and asked, and starts from what its ponder
+//! searched below the draw. The time a ponder takes is on no clock.
 
 use super::engine::{EngineFailure, EngineProcess};
-use crate::protocol::client::{bestmove, Info, STOP};
+use crate::protocol::client::{bestmove, ponder_reply, Info, PONDERHIT, STOP};
 use crate::referee::{GameRecord, Played, Referee, Side};
 use crate::rules::Colour;
 use std::time::{Duration, Instant};
@@ -75,14 +84,16 @@ pub struct GameOutcome {
 }
 
 /// Plays `referee`'s game to its end between `engines` (White's first)
-/// and records it. Never fails: whatever an engine does, the game ends
-/// with a result and a reason.
+/// and records it; the engines `ponder` names (by colour) ponder. Never
+/// fails: whatever an engine does, the game ends with a result and a
+/// reason.
 pub fn play_game(
     mut referee: Referee,
     engines: [&mut EngineProcess; 2],
     sides: [Side; 2],
     limit: Limit,
     judging: Judging,
+    ponder: [bool; 2],
 ) -> GameOutcome {
     let mut restart = [false; 2];
     let mut clock: [i64; 2] = match limit {
@@ -93,6 +104,22 @@ pub fn play_game(
     let mut answers: Vec<Vec<u64>> = Vec::new();
     let mut values: Vec<Option<f64>> = Vec::new();
     let mut forfeit: Option<(Colour, Forfeit)> = None;
+    // Per colour, the reply an engine is pondering on.
+    let mut pondering: [Option<String>; 2] = [None, None];
+    // The answers of the last turn, which a ponder hits or misses.
+    let mut last_turn: Vec<String> = Vec::new();
+    let go_line = |clock: &[i64; 2], ponder: bool| {
+        let go = if ponder { "go ponder" } else { "go" };
+        match limit {
+            Limit::Clock { inc_ms, .. } => format!(
+                "{go} wtime {} btime {} winc {inc_ms} binc {inc_ms}",
+                clock[0].max(0),
+                clock[1].max(0)
+            ),
+            Limit::MoveTime(ms) => format!("{go} movetime {ms}"),
+            Limit::Nodes(n) => format!("{go} nodes {n}"),
+        }
+    };
 
     for colour in Colour::ALL {
         if let Err(e) = engines[colour.index()].new_game() {
@@ -107,26 +134,39 @@ pub fn play_game(
         let mut turn: Vec<u64> = Vec::new();
         // What the mover's search expected where the turn began.
         let mut turn_value = None;
+        // A ponder on the opponent's turn just played: hit, or stopped.
+        let mut hit = false;
+        if let Some(reply) = pondering[mover.index()].take() {
+            hit = last_turn == [reply];
+            if !hit {
+                if let Err(e) = stop_ponder(engine) {
+                    forfeit = Some((mover, failure(e, "to stop after its ponder")));
+                    break 'game;
+                }
+            }
+        }
+        let mut answer_tokens = Vec::new();
         loop {
-            let go = match limit {
-                Limit::Clock { inc_ms, .. } => format!(
-                    "go wtime {} btime {} winc {inc_ms} binc {inc_ms}",
-                    clock[0].max(0),
-                    clock[1].max(0)
-                ),
-                Limit::MoveTime(ms) => format!("go movetime {ms}"),
-                Limit::Nodes(n) => format!("go nodes {n}"),
-            };
+            let go = go_line(&clock, false);
             let allowed = match limit {
                 Limit::Clock { .. } => Some(clock[mover.index()].max(0) as u64),
                 Limit::MoveTime(ms) => Some(ms),
                 Limit::Nodes(_) => None,
             };
-            let answer = ask(engine, &referee.position_command(), &go, allowed, judging);
+            let request = if std::mem::take(&mut hit) {
+                Request::PonderHit
+            } else {
+                Request::Go {
+                    position: referee.position_command(),
+                    go,
+                }
+            };
+            let answer = ask(engine, request, allowed, judging);
             let Answer {
                 token,
                 ms,
                 expected,
+                reply,
             } = match answer {
                 Ok(a) => a,
                 Err(f) => {
@@ -143,6 +183,7 @@ pub fn play_game(
                 turn_value = expected;
             }
             turn.push(ms);
+            answer_tokens.push(token.clone());
             if let Limit::Clock { .. } = limit {
                 clock[mover.index()] = (clock[mover.index()] - ms as i64).max(0);
             }
@@ -154,7 +195,12 @@ pub fn play_game(
                     break 'game;
                 }
                 Ok(Played::Drew(_)) => continue,
-                Ok(Played::Moved) => break,
+                Ok(Played::Moved) => {
+                    if ponder[mover.index()] {
+                        pondering[mover.index()] = reply;
+                    }
+                    break;
+                }
                 Err(refusal) => {
                     if referee.pending().is_some() {
                         times.push(turn.iter().sum());
@@ -184,6 +230,38 @@ pub fn play_game(
         if let Limit::Clock { inc_ms, .. } = limit {
             clock[mover.index()] += inc_ms as i64;
         }
+        last_turn = answer_tokens;
+        if let Some(reply) = pondering[mover.index()].take() {
+            // Only a reply the opponent may play, after which the game
+            // goes on, is worth a search.
+            let mut after = referee.clone();
+            let goes_on = referee.ending().is_none()
+                && referee.legal_tokens().contains(&reply)
+                && after.play(&reply).is_ok()
+                && (reply == "@" || after.ending().is_none());
+            if goes_on {
+                let position = position_with(&referee.position_command(), &reply);
+                let sent = engine
+                    .send(&position)
+                    .and_then(|()| engine.send(&go_line(&clock, true)));
+                if let Err(e) = sent {
+                    forfeit = Some((mover, failure(e, "when asked to ponder")));
+                    break 'game;
+                }
+                pondering[mover.index()] = Some(reply);
+            }
+        }
+    }
+
+    // A ponder still running when the game ends is stopped, so that the
+    // engine is idle for the next game; one that will not stop is
+    // restarted.
+    for colour in Colour::ALL {
+        if pondering[colour.index()].take().is_some()
+            && stop_ponder(engines[colour.index()]).is_err()
+        {
+            restart[colour.index()] = true;
+        }
     }
 
     let [white_side, black_side] = sides;
@@ -200,10 +278,44 @@ pub fn play_game(
     GameOutcome { record, restart }
 }
 
+/// The game with `reply` played after it: the ponder's position.
+fn position_with(position: &str, reply: &str) -> String {
+    if position.contains(" moves ") {
+        format!("{position} {reply}")
+    } else {
+        format!("{position} moves {reply}")
+    }
+}
+
+/// Stops a ponder and waits for its `bestmove`, which is dropped: the
+/// engine is then idle, ready to be asked for its move.
+fn stop_ponder(engine: &mut EngineProcess) -> Result<(), EngineFailure> {
+    engine.send(STOP)?;
+    engine
+        .wait_for(Instant::now() + STOP_GRACE, |l| bestmove(l).is_some())
+        .map(|_| ())
+}
+
+/// What an engine is asked for its answer.
+enum Request {
+    /// The game and the limits.
+    Go {
+        /// The `position` line.
+        position: String,
+        /// The `go` line.
+        go: String,
+    },
+    /// `ponderhit`: its ponder search, on the game as it now stands,
+    /// becomes the timed search.
+    PonderHit,
+}
+
 /// An engine's answer to one `go`.
 struct Answer {
     /// The action it chose.
     token: String,
+    /// The opponent's reply it expects (`bestmove X ponder Y`).
+    reply: Option<String>,
     /// Milliseconds it took.
     ms: u64,
     /// What its last `info` line before the answer expected for the side
@@ -211,21 +323,28 @@ struct Answer {
     expected: Option<f64>,
 }
 
-/// Shows the engine the game and asks for its answer, or says why the
-/// engine loses.
+/// Shows the engine the game and asks for its answer (or tells it its
+/// ponder was hit), or says why the engine loses.
 fn ask(
     engine: &mut EngineProcess,
-    position: &str,
-    go: &str,
+    request: Request,
     allowed_ms: Option<u64>,
     judging: Judging,
 ) -> Result<Answer, Forfeit> {
-    // Idle first: whatever it printed since its last answer is dropped,
-    // a second `bestmove` included. The clock starts after `readyok`.
-    engine
-        .ready()
-        .map_err(|e| failure(e, "to isready before its turn"))?;
-    let sent = engine.send(position).and_then(|()| engine.send(go));
+    let sent = match request {
+        Request::Go { position, go } => {
+            // Idle first: whatever it printed since its last answer is
+            // dropped, a second `bestmove` included. The clock starts
+            // after `readyok`.
+            engine
+                .ready()
+                .map_err(|e| failure(e, "to isready before its turn"))?;
+            engine.send(&position).and_then(|()| engine.send(&go))
+        }
+        // Pondering, it has printed no `bestmove` to drop, and its clock
+        // starts with `ponderhit`.
+        Request::PonderHit => engine.send(PONDERHIT),
+    };
     sent.map_err(|e| failure(e, "when asked to move"))?;
     let start = Instant::now();
     let limit_ms = match allowed_ms {
@@ -259,6 +378,7 @@ fn ask(
             let token = bestmove(&line).unwrap_or("").to_string();
             Ok(Answer {
                 token,
+                reply: ponder_reply(&line).map(str::to_string),
                 ms,
                 expected,
             })

@@ -46,12 +46,19 @@ pub(super) fn worker(
         };
         let white_is_one = Config::engine1_white(game);
         let by_colour = if white_is_one { [one, two] } else { [two, one] };
+        let [first, second] = config.engines.each_ref().map(|e| e.ponders());
+        let ponder = if white_is_one {
+            [first, second]
+        } else {
+            [second, first]
+        };
         let outcome = play_game(
             referee,
             by_colour,
             config.sides(game),
             config.limit,
             config.judging,
+            ponder,
         );
         let mut record = outcome.record;
         record.game = game;

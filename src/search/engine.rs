@@ -4,7 +4,6 @@
 //! searcher's transposition table, and the worker pool. A new game
 //! clears what the last game left.
 
-use super::skill::Skill;
 use super::{alphabeta, baseline, flat, mcts, Action, ActionStats, Player};
 use super::{Report, Request};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -91,14 +90,15 @@ impl Engine {
     /// `stop` ends the search at once; a search that no limit ends
     /// (`infinite`, or no limit for the side to move) answers only then,
     /// as UCI asks, even when its mind is made up. Below full strength
-    /// ([`Skill`]) the search is cut short and its choice is the skill's.
+    /// ([`Skill`](super::skill::Skill), from `Skill` or `UCI_Elo`) the
+    /// search is cut short and its choice is the skill's.
     pub fn search(
         &self,
         request: &Request,
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Report),
     ) -> Option<Action> {
-        let choice = match Skill::of(request.params.skill) {
+        let choice = match request.params.weakening() {
             None => self.dispatch(request, stop, report)?,
             Some(skill) => {
                 let limits = skill.cap(request.limits);
@@ -141,8 +141,11 @@ impl Engine {
         Some(match params.player {
             Player::Ismcts => self.with_kept(&self.tree, |kept| {
                 let (choice, tree) = mcts::search(request, kept, pool.as_deref(), stop, report);
-                // A root cut down to `searchmoves` is no tree to go on from.
-                (choice, request.searchmoves.is_empty().then_some(tree))
+                // A root cut down to `searchmoves` is no tree to go on from,
+                // but for a ponder of the opponent's draw: the turn after
+                // it, once the tile is placed, lies below its root.
+                let keep = request.searchmoves.is_empty() || request.limits.ponder;
+                (choice, keep.then_some(tree))
             })?,
             Player::Alphabeta => self.with_kept(&self.table, |mut table| {
                 (alphabeta::search(request, &mut table, stop, report), table)

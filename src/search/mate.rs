@@ -17,6 +17,7 @@
 use super::Action;
 use crate::rules::{is_third_occurrence, Kind, Move, MoveList, Pile, Position};
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// A forced mate: the action that forces it and how many turns it takes,
@@ -37,7 +38,7 @@ struct OutOfNodes;
 const CLOCK_EVERY: u64 = 256;
 
 /// One proof search: the attacker is the side to move at its root.
-struct Prover {
+struct Prover<'a> {
     pos: Position,
     /// The keys of the positions before this one in the game (since the
     /// last irreversible turn) and along the line searched, for
@@ -47,6 +48,10 @@ struct Prover {
     limit: u64,
     /// When to give up, if the search has a clock.
     deadline: Option<Instant>,
+    /// Set when the search is told to stop: a search that only `stop`
+    /// ends (`go infinite`, a ponder) has no deadline, and its `stop`
+    /// (or `ponderhit`) must not wait for the prover's last node.
+    stop: &'a AtomicBool,
     /// Attacker-to-move positions with no mate within the stored number
     /// of turns, keyed by the position's key and that number. A refutation
     /// that a repetition or the fifty-move count helped may be reused
@@ -54,13 +59,14 @@ struct Prover {
     refuted: HashSet<(u64, u32)>,
 }
 
-impl Prover {
+impl Prover<'_> {
     /// Counts a move made; an error once the nodes or the time run out.
     fn count(&mut self) -> Result<(), OutOfNodes> {
         self.nodes += 1;
         let late = || {
             self.nodes.is_multiple_of(CLOCK_EVERY)
-                && self.deadline.is_some_and(|d| Instant::now() >= d)
+                && (self.stop.load(Ordering::Relaxed)
+                    || self.deadline.is_some_and(|d| Instant::now() >= d))
         };
         if self.nodes > self.limit || late() {
             Err(OutOfNodes)
@@ -281,6 +287,22 @@ pub fn quickest_mate(
     node_limit: u64,
     deadline: Option<Instant>,
 ) -> Option<Mate> {
+    let never = AtomicBool::new(false);
+    quickest_mate_until(
+        pos, pending, history, max_turns, node_limit, deadline, &never,
+    )
+}
+
+/// [`quickest_mate`], giving up as well once `stop` is set.
+pub fn quickest_mate_until(
+    pos: &Position,
+    pending: Option<Kind>,
+    history: &[u64],
+    max_turns: u32,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+) -> Option<Mate> {
     let mut keys = history.to_vec();
     if keys.last() == Some(&pos.hash()) {
         keys.pop();
@@ -291,6 +313,7 @@ pub fn quickest_mate(
         nodes: 0,
         limit: node_limit,
         deadline,
+        stop,
         refuted: HashSet::new(),
     };
     for n in 1..=max_turns {

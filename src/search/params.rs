@@ -5,6 +5,7 @@
 use super::eval::Evaluation;
 use super::playout::Policy;
 use super::{skill, Player};
+use crate::rules::{Colour, Position};
 
 /// The engine's settings that shape a search.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,8 +47,36 @@ pub struct Params {
     /// below it the search is cut short and errs on purpose
     /// ([`skill::Skill`]).
     pub skill: u8,
+    /// `UCI_LimitStrength`: play at the strength of `elo` rather than of
+    /// `skill`.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the strength to play at under `limit_strength`, on the
+    /// ladder's scale ([`skill::LADDER_ELO`]).
+    pub elo: u32,
     /// The static evaluation: the hand-made one, or a learned net.
     pub evaluation: Evaluation,
+    /// The side the engine plays, whose draws `contempt` makes cost it;
+    /// `None`: the side to move at the root. A ponder on the opponent's
+    /// draw searches the opponent's turn for the engine on the other side,
+    /// so that its tree values draws as the engine's next search will.
+    pub engine_side: Option<Colour>,
+}
+
+impl Params {
+    /// How these settings weaken the play: `UCI_Elo`'s strength under
+    /// `UCI_LimitStrength`, else `Skill`'s level; `None` at full strength.
+    pub fn weakening(&self) -> Option<skill::Skill> {
+        if self.limit_strength {
+            skill::Skill::at_elo(self.elo)
+        } else {
+            skill::Skill::of(self.skill)
+        }
+    }
+
+    /// The side the engine plays in a search of `root`.
+    pub fn engine_at(&self, root: &Position) -> Colour {
+        self.engine_side.unwrap_or(root.side_to_move())
+    }
 }
 
 /// The UCB1 constant of playouts: √2 is UCB1's own, for results in 0..1.
@@ -90,7 +119,10 @@ impl Default for Params {
             hybrid_exploration: DEFAULT_HYBRID_EXPLORATION,
             contempt: DEFAULT_CONTEMPT,
             skill: skill::FULL_STRENGTH,
+            limit_strength: false,
+            elo: skill::LADDER_ELO[0],
             evaluation: Evaluation::HandMade,
+            engine_side: None,
         }
     }
 }

@@ -3,6 +3,10 @@
 //! root actions at random, each as likely as its value is near the best
 //! (a softmax over expected results), so that a weaker level both sees
 //! less and errs more often, as Stockfish's `Skill Level` does.
+//!
+//! `UCI_Elo` asks for a strength on the ladder's scale instead
+//! ([`Skill::at_elo`]): a level's play at a level's Elo, and between two
+//! levels a play between theirs.
 
 use super::{Action, ActionStats, Limits, Proven, Report};
 use rand::{Rng, SeedableRng};
@@ -20,6 +24,13 @@ pub const NAMES: [&str; FULL_STRENGTH as usize] = [
     "strong",
     "full strength",
 ];
+
+/// The strength each level scored in the ladder, level 1 first: Elo
+/// over `Player random`, at 100 ms a move with one thread, 40 games a
+/// step, each level against the one below and level 1 against random
+/// (docs/experiments.md, the `Skill` ladder of 425c34f). The sums of the
+/// steps, each ±70 to ±145.
+pub const LADDER_ELO: [u32; FULL_STRENGTH as usize] = [564, 617, 858, 1073, 1288, 1573];
 
 /// How a level below full strength plays.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,6 +51,27 @@ impl Skill {
         Some(Skill {
             nodes: 2048 >> (2 * (below - 1)),
             temperature: 0.01 * f64::from(1u32 << (below - 1)),
+        })
+    }
+
+    /// The play whose strength is `elo` on the ladder's scale
+    /// ([`LADDER_ELO`], to which `elo` is clamped): a level's own at its
+    /// Elo, `None` (full strength) at the top. Between two levels the node
+    /// cap and the temperature go from the lower level's towards the
+    /// higher's in proportion to the Elo, geometrically, as the levels
+    /// themselves step (four times the nodes, half the temperature a
+    /// level); between level 5 and full strength, towards what a level 6
+    /// on the same steps would be (8192 nodes, temperature 0.005).
+    pub fn at_elo(elo: u32) -> Option<Skill> {
+        let top = LADDER_ELO[LADDER_ELO.len() - 1];
+        let elo = elo.clamp(LADDER_ELO[0], top);
+        let below = LADDER_ELO.iter().rposition(|&e| e <= elo)?;
+        let level = Skill::of(below as u8 + 1)?;
+        let (low, high) = (LADDER_ELO[below], LADDER_ELO[below + 1]);
+        let step = f64::from(elo - low) / f64::from(high - low);
+        Some(Skill {
+            nodes: (level.nodes as f64 * 4f64.powf(step)).round() as u64,
+            temperature: level.temperature / 2f64.powf(step),
         })
     }
 
@@ -121,6 +153,31 @@ mod tests {
             assert!(pair[1].temperature < pair[0].temperature, "{pair:?}");
         }
         assert_eq!(Skill::of(0), Skill::of(1));
+    }
+
+    /// `UCI_Elo` at a level's Elo plays that level; between two levels,
+    /// it searches more and errs less the higher it is; at the top and
+    /// beyond, full strength; below the bottom, level 1.
+    #[test]
+    fn an_elo_plays_its_level_or_between_two() {
+        for (level, &elo) in (1..=FULL_STRENGTH).zip(&LADDER_ELO) {
+            assert_eq!(Skill::at_elo(elo), Skill::of(level), "{elo}");
+        }
+        assert_eq!(Skill::at_elo(0), Skill::of(1));
+        assert_eq!(Skill::at_elo(u32::MAX), None);
+        let mut last = Skill::at_elo(LADDER_ELO[0]).unwrap();
+        for elo in LADDER_ELO[0] + 1..LADDER_ELO[5] {
+            let now = Skill::at_elo(elo).unwrap();
+            assert!(
+                now.nodes >= last.nodes && now.temperature < last.temperature,
+                "{elo}"
+            );
+            last = now;
+        }
+        // Halfway from level 1 to level 2 in Elo: twice level 1's nodes.
+        let half = Skill::at_elo((LADDER_ELO[0] + LADDER_ELO[1]) / 2).unwrap();
+        assert_eq!(half.nodes, 16, "{half:?}");
+        assert!(last.nodes <= 8192 && last.temperature >= 0.005, "{last:?}");
     }
 
     #[test]

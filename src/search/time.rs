@@ -26,6 +26,10 @@ pub struct Limits {
     pub depth: Option<u64>,
     /// Until `stop`.
     pub infinite: bool,
+    /// A ponder search (`go ponder`), on the opponent's time: it runs
+    /// until `ponderhit` or `stop`, whatever else the limits say, and its
+    /// tree is kept for the search of the same position that follows.
+    pub ponder: bool,
     /// When the clock started: when `go` was read, so that the time
     /// spent before the search begins (a thread to start, a tree to set
     /// up, on a machine too busy to run them at once) counts against the
@@ -42,16 +46,17 @@ impl Limits {
     /// True when no limit ends the search of the side `colour`: only
     /// `stop` does (`infinite`, no limits, or only the other side's clock).
     pub fn is_endless(&self, colour: Colour, overhead: u64) -> bool {
-        self.nodes.is_none()
-            && self.depth.is_none()
-            && self.budget(colour == Colour::White, overhead).is_none()
+        self.ponder
+            || self.nodes.is_none()
+                && self.depth.is_none()
+                && self.budget(colour == Colour::White, overhead).is_none()
     }
 
     /// The time this search may take for the side with `time` left and
     /// `increment` per move, keeping `overhead` ms back for the channel;
     /// `None` when only `stop` or `nodes` end it.
     pub fn budget(&self, white: bool, overhead: u64) -> Option<Duration> {
-        if self.infinite {
+        if self.infinite || self.ponder {
             return None;
         }
         if let Some(ms) = self.movetime {

@@ -95,7 +95,7 @@ pub fn search_with<E: Evaluator>(
         _ => Table::new(mib),
     };
     let mut searcher = Searcher::new(evaluator, pos, history, table, budget)
-        .with_contempt(pos.side_to_move(), params.contempt);
+        .with_contempt(params.engine_at(pos), params.contempt);
     let mut actions = searcher.root(pending);
     actions.retain(|&a| request.allows(a));
     if actions.is_empty() {

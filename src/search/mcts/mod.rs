@@ -114,7 +114,9 @@
 //! nodes it visited, the next search starts from a copy of the subtree
 //! there, with all it learned of it. Anything else starts afresh; so does
 //! a second search of the same position, which keeps a seeded search
-//! reproducible.
+//! reproducible, unless the last search was a ponder of that position
+//! (`go ponder`, then `ponderhit`): the timed search goes on from the
+//! ponder's whole tree.
 //!
 //! # Repetition
 //!
@@ -271,12 +273,13 @@ pub fn search(
         params,
         searchmoves,
     } = *request;
-    // A kept root holds every action, not only those asked for.
-    let kept = kept.filter(|_| searchmoves.is_empty());
     let clock = request.clock();
     let seed = request.seed();
     let capacity = params.hash_mib.saturating_mul(1 << 20) / NODE_BYTES;
-    let tree = Tree::new(pos, pending, history, searchmoves, params, capacity, kept);
+    let mut tree = Tree::new(pos, pending, history, searchmoves, params, capacity, kept);
+    // A ponder of the opponent's draw has its root cut down to the draw:
+    // what lies below it goes on, the root itself does not.
+    tree.pondered = limits.ponder && searchmoves.is_empty();
     let workers = pool.map_or(1, |p| p.current_num_threads() + 1);
     let mut walkers: Vec<Walker> = (0..workers)
         .map(|w| Walker::new(&tree, params, seed.wrapping_add(w as u64)))
@@ -291,7 +294,9 @@ pub fn search(
     // A quick forced mate is proven outright; the prover deepens a turn
     // at a time, so there is no quicker one to look for.
     let deadline = clock.share_ends(MATE_SHARE);
-    let mate = mate::quickest_mate(pos, pending, history, MATE_TURNS, MATE_NODES, deadline);
+    let mate = mate::quickest_mate_until(
+        pos, pending, history, MATE_TURNS, MATE_NODES, deadline, stop,
+    );
     if let Some(mate) = mate.filter(|m| request.allows(m.action)) {
         tree.hold_mate(mate);
         if !request.is_endless() {

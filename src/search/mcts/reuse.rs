@@ -3,7 +3,8 @@
 //! and its placement) along nodes it visited, the next search starts from
 //! a copy of the subtree there, with all it learned of it. Anything else
 //! starts afresh; so does a second search of the same position, which
-//! keeps a seeded search reproducible. The node array is the next tree's
+//! keeps a seeded search reproducible, unless the last search was a
+//! ponder of it (`ponderhit`): then the whole tree goes on. The node array is the next tree's
 //! in any case: a search that frees its tree before answering, or faults
 //! in a new one, spends that time past its deadline when the machine is
 //! busy.
@@ -11,23 +12,45 @@
 use super::node::{Edge, NodeData, NONE};
 use super::tree::Tree;
 use crate::rules::{Colour, Kind, Position};
+use crate::search::Action;
+use std::sync::atomic::Ordering::Relaxed;
 
 impl Tree {
     /// Takes what this new tree can use of `old`, the last search's: the
     /// nodes to start from (none when the game has not gone on along
-    /// it), and its node array when it is as large.
-    pub(super) fn take_over(&mut self, old: Tree) -> Vec<NodeData> {
+    /// it), its root keeping only the children `only` names (all when
+    /// empty), and its node array when it is as large.
+    pub(super) fn take_over(&mut self, old: Tree, only: &[Action]) -> Vec<NodeData> {
         let mover = self.root.side_to_move().opposite();
         let mut start = Vec::new();
         if old.searches_as(self) {
             if let Some(n) = old.find(&self.root, self.pending) {
-                start = old.subtree(n, mover);
+                start = old.subtree(n, mover, only);
             }
         }
         if old.capacity == self.capacity {
             self.nodes = old.nodes;
         }
         start
+    }
+
+    /// Takes `old`, the tree of a ponder of this very position, whole and
+    /// in place (its node array and all it holds), or gives it back when
+    /// it is not that. A second search of the same position otherwise
+    /// starts afresh, which keeps a seeded search reproducible.
+    pub(super) fn take_whole(&mut self, old: Tree, only: &[Action]) -> Option<Tree> {
+        // A search cut down to some actions takes only those (take_over).
+        let same = only.is_empty()
+            && old.pondered
+            && old.searches_as(self)
+            && old.pending == self.pending
+            && old.root == self.root;
+        if !same {
+            return Some(old);
+        }
+        self.len.store(old.len.load(Relaxed), Relaxed);
+        self.nodes = old.nodes;
+        None
     }
 
     /// True when this tree's values mean what `other`'s would: the same
@@ -87,25 +110,33 @@ impl Tree {
     }
 
     /// A copy of the subtree under node `n`, `n` first as the root (the
-    /// edge into it chosen by `mover`), each node's children together.
-    pub(super) fn subtree(&self, n: usize, mover: Colour) -> Vec<NodeData> {
+    /// edge into it chosen by `mover`), each node's children together. Of
+    /// the root's children only those `only` names are kept (all when
+    /// empty): a search cut down to some actions (`go searchmoves`, a
+    /// ponder of the opponent's draw) searches no others.
+    pub(super) fn subtree(&self, n: usize, mover: Colour, only: &[Action]) -> Vec<NodeData> {
         let mut nodes = vec![NodeData {
             edge: Edge::Root,
             mover,
             ..self.nodes[n].load()
         }];
+        let named = |c: usize| {
+            let action = self.nodes[c].edge().action();
+            only.is_empty() || action.is_some_and(|a| only.contains(&a))
+        };
         let mut queue = std::collections::VecDeque::from([(0, n)]);
         while let Some((new, old)) = queue.pop_front() {
-            let range = self.children(old);
-            nodes[new].first_child = if range.is_empty() {
-                NONE
-            } else {
-                nodes.len() as u32
-            };
-            for c in range {
+            let first = nodes.len();
+            for c in self.children(old) {
+                if new == 0 && !named(c) {
+                    continue;
+                }
                 queue.push_back((nodes.len(), c));
                 nodes.push(self.nodes[c].load());
             }
+            let count = nodes.len() - first;
+            nodes[new].first_child = if count == 0 { NONE } else { first as u32 };
+            nodes[new].children = count as u16;
         }
         nodes
     }

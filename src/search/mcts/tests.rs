@@ -424,3 +424,99 @@ fn judging_in_place_gives_each_action_its_own_value() {
     }
     assert!(moves > 1000 && kinds > 100, "{moves} moves, {kinds} kinds");
 }
+
+/// After a ponder of a position the search of that position goes on
+/// from the ponder's whole tree, in place; after any other search of it
+/// the next starts afresh (a seeded search stays reproducible).
+#[test]
+fn a_pondered_tree_goes_on_whole_and_only_it() {
+    let pos: Position = "Q0,0/n1,1 w KRRBBNNPPPPPPPP/kqrrbbnpppppppp 0 2"
+        .parse()
+        .unwrap();
+    let grown = |pondered: bool| {
+        let mut tree = run(
+            Tree::new(&pos, None, &[], &[], &params(), 50_000, None),
+            3,
+            2000,
+        );
+        tree.pondered = pondered;
+        tree
+    };
+    let pondered = grown(true);
+    let len = pondered.len();
+    let next = Tree::new(&pos, None, &[], &[], &params(), 50_000, Some(pondered));
+    assert_eq!(next.len(), len);
+    assert_eq!(next.nodes[0].load().visits, 2000);
+    assert!(
+        !next.pondered,
+        "the tree goes on once, as the timed search's"
+    );
+    let plain = Tree::new(&pos, None, &[], &[], &params(), 50_000, Some(grown(false)));
+    assert_eq!(plain.nodes[0].load().visits, 0);
+    // Another position is not this one, pondered or not.
+    let other: Position = "Q0,0/n1,0 w KRRBBNNPPPPPPPP/kqrrbbnpppppppp 0 2"
+        .parse()
+        .unwrap();
+    let elsewhere = Tree::new(&other, None, &[], &[], &params(), 50_000, Some(grown(true)));
+    assert_eq!(elsewhere.nodes[0].load().visits, 0);
+}
+
+/// A search cut down to some actions (`go searchmoves`, a ponder of the
+/// opponent's draw) starts from the last tree where the game went on
+/// along it, with only those actions at its root, each with all it
+/// learned; cut down to none, the root keeps every action.
+#[test]
+fn a_cut_down_root_keeps_only_the_actions_named_from_the_last_tree() {
+    let pos: Position = "Q0,0/n1,1 w KRRBBNNPPPPPPPP/kqrrbbnpppppppp 0 2"
+        .parse()
+        .unwrap();
+    let grown = || {
+        run(
+            Tree::new(&pos, None, &[], &[], &params(), 100_000, None),
+            5,
+            3000,
+        )
+    };
+    let old = grown();
+    let c = old
+        .children(0)
+        .max_by_key(|&c| old.nodes[c].visits())
+        .unwrap();
+    let Edge::Play(mv) = old.nodes[c].edge() else {
+        panic!("the most visited action is a move")
+    };
+    let draw = old
+        .children(c)
+        .find(|&d| old.nodes[d].edge() == Edge::Draw)
+        .unwrap();
+    let (replies, draws) = (old.children(c).len(), old.nodes[draw].visits());
+    assert!(draws > 0);
+    let mut after = pos.clone();
+    after.make(mv);
+    // Black's turn searched for White, as a ponder of Black's draw is:
+    // draws weigh as in White's own tree.
+    let ours = Params {
+        engine_side: Some(Colour::White),
+        ..params()
+    };
+    let cut = Tree::new(
+        &after,
+        None,
+        &[],
+        &[Action::Draw],
+        &ours,
+        100_000,
+        Some(old),
+    );
+    let kept: Vec<usize> = cut.children(0).collect();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(cut.nodes[kept[0]].edge(), Edge::Draw);
+    assert_eq!(cut.nodes[kept[0]].visits(), draws);
+    assert!(
+        !cut.children(kept[0]).is_empty(),
+        "the kinds below the draw"
+    );
+    let whole = Tree::new(&after, None, &[], &[], &ours, 100_000, Some(grown()));
+    assert_eq!(whole.children(0).len(), replies);
+    assert!(whole.children(0).any(|c| whole.nodes[c].visits() > 0));
+}

@@ -40,14 +40,18 @@ pub struct Tree {
     /// The keys of the game's positions since its last irreversible turn,
     /// the root's last.
     pub(super) history: Vec<u64>,
+    /// The tree of a ponder search with every root action: the search of
+    /// the same position that follows (`ponderhit`) goes on from it whole.
+    pub(super) pondered: bool,
 }
 
 impl Tree {
     /// An empty tree for the side to move of `root` (with a drawn tile of
     /// `pending` kind, if any), holding at most `capacity` nodes, its root
     /// opened with the actions `only` names (all when empty). It starts
-    /// from `kept`'s subtree where the game has gone on along it, and
-    /// takes `kept`'s node array when it is as large.
+    /// from `kept`'s subtree where the game has gone on along it (its
+    /// root cut down to `only` too), and takes `kept`'s node array when
+    /// it is as large.
     pub fn new(
         root: &Position,
         pending: Option<Kind>,
@@ -72,28 +76,36 @@ impl Tree {
                 params.exploration
             },
             mix: params.minimax_weight,
-            draw: DrawValue::new(root.side_to_move(), params.contempt),
+            draw: DrawValue::new(params.engine_at(root), params.contempt),
             hybrid,
             history: history.to_vec(),
+            pondered: false,
         };
-        let mut start = kept.map(|old| tree.take_over(old)).unwrap_or_default();
-        if tree.nodes.is_empty() {
-            tree.nodes = allocate(capacity);
+        // After a ponder of this position the whole tree goes on as it
+        // stands: copying it node by node would be time on the clock.
+        let kept = kept.and_then(|old| tree.take_whole(old, only));
+        if tree.len.load(Relaxed) == 0 {
+            let mut start = kept
+                .map(|old| tree.take_over(old, only))
+                .unwrap_or_default();
+            if tree.nodes.is_empty() {
+                tree.nodes = allocate(capacity);
+            }
+            if start.len() > tree.nodes.len() || start.is_empty() {
+                start = vec![NodeData::new(Edge::Root, mover)];
+            }
+            for (node, data) in tree.nodes.iter().zip(&start) {
+                node.store(data);
+            }
+            tree.len.store(start.len(), Relaxed);
         }
-        if start.len() > tree.nodes.len() || start.is_empty() {
-            start = vec![NodeData::new(Edge::Root, mover)];
-        }
-        for (node, data) in tree.nodes.iter().zip(&start) {
-            node.store(data);
-        }
-        tree.len.store(start.len(), Relaxed);
         if tree.nodes[0].first_child.load(Relaxed) == NONE && tree.claim(0) {
             let mut actions = Actions::new();
             let mut pos = root.clone();
             actions.find(&mut pos, pending);
             actions.keep(only);
             if tree.hybrid {
-                let mut judge = leaf::judge_for(params, root.side_to_move());
+                let mut judge = leaf::judge_for(params, params.engine_at(root));
                 actions.judge(&pos, history, &mut judge, tree.draw);
             }
             tree.open(0, &actions);

@@ -69,7 +69,7 @@ impl Walker {
             plies: 0,
             judge: tree
                 .hybrid
-                .then(|| leaf::judge_for(params, tree.root.side_to_move())),
+                .then(|| leaf::judge_for(params, params.engine_at(&tree.root))),
             outcomes: Vec::new(),
             draw: tree.draw,
         }
