@@ -2305,7 +2305,7 @@ fn uci_elo_plays_at_the_strength_of_the_ladder() {
     let mut e = Engine::with_options(&[("Threads", "1"), ("Seed", "9")]);
     e.expect_silent(&format!("position fen {MIDDLEGAME}"));
     let go = "go nodes 3000";
-    e.expect_silent("setoption name UCI_Elo value 564");
+    e.expect_silent("setoption name UCI_Elo value 180");
     assert!(
         nodes_searched(&mut e, go) > 1000,
         "UCI_Elo acted without UCI_LimitStrength"
@@ -2314,26 +2314,26 @@ fn uci_elo_plays_at_the_strength_of_the_ladder() {
     let lowest = nodes_searched(&mut e, go);
     assert!(
         lowest <= 8,
-        "UCI_Elo 564 searched {lowest} playouts, level 1 caps at 8"
+        "UCI_Elo 180 searched {lowest} playouts, level 1 caps at 8"
     );
     // Halfway from level 1 to level 2: twice level 1's cap.
-    e.expect_silent("setoption name UCI_Elo value 590");
+    e.expect_silent("setoption name UCI_Elo value 287");
     let between = nodes_searched(&mut e, go);
     assert!(
         (9..=16).contains(&between),
-        "UCI_Elo 590 searched {between}"
+        "UCI_Elo 287 searched {between}"
     );
     // Skill is the engine's own scale, ignored while the Elo rules.
     e.expect_silent("setoption name Skill value 6");
     assert_eq!(nodes_searched(&mut e, go), between);
-    e.expect_silent("setoption name UCI_Elo value 1573");
+    e.expect_silent("setoption name UCI_Elo value 1475");
     assert!(
         nodes_searched(&mut e, go) > 1000,
-        "UCI_Elo 1573 is full strength"
+        "UCI_Elo 1475 is full strength"
     );
     for bad in [
-        "setoption name UCI_Elo value 563",
-        "setoption name UCI_Elo value 1574",
+        "setoption name UCI_Elo value 179",
+        "setoption name UCI_Elo value 1476",
         "setoption name UCI_LimitStrength value 2",
     ] {
         e.expect_error(bad);

@@ -26,11 +26,48 @@ pub const NAMES: [&str; FULL_STRENGTH as usize] = [
 ];
 
 /// The strength each level scored in the ladder, level 1 first: Elo
-/// over `Player random`, at 100 ms a move with one thread, 40 games a
-/// step, each level against the one below and level 1 against random
-/// (docs/experiments.md, the `Skill` ladder of 425c34f). The sums of the
-/// steps, each ±70 to ±145.
-pub const LADDER_ELO: [u32; FULL_STRENGTH as usize] = [564, 617, 858, 1073, 1288, 1573];
+/// over `Player random`, at 100 ms a move with one thread, each level
+/// against the one below and level 1 against random, 40 games a step (80
+/// for level 3 over 2, and for full strength over level 5, 75 of 80),
+/// docs/experiments.md section 12. The sums of the steps, each ±85 to
+/// ±166, the top one about ±150.
+pub const LADDER_ELO: [u32; FULL_STRENGTH as usize] = [180, 395, 507, 826, 1005, 1475];
+
+/// The levels below full strength, level 1 first. Each searches four
+/// times as many iterations as the one below. From level 5 down each
+/// errs twice as far as the one above, but level 1, the beginner's,
+/// chooses nearly at random among the actions it searched: an action a
+/// whole expected result below the best is still chosen a third as
+/// often as it, so that a beginner can win against it.
+const LEVELS: [Skill; FULL_STRENGTH as usize - 1] = [
+    Skill {
+        nodes: 8,
+        temperature: 1.0,
+    },
+    Skill {
+        nodes: 32,
+        temperature: 0.08,
+    },
+    Skill {
+        nodes: 128,
+        temperature: 0.04,
+    },
+    Skill {
+        nodes: 512,
+        temperature: 0.02,
+    },
+    Skill {
+        nodes: 2048,
+        temperature: 0.01,
+    },
+];
+
+/// What a level 6 on level 5's steps would play: where `UCI_Elo` heads
+/// between level 5 and full strength.
+const PAST_LEVEL_5: Skill = Skill {
+    nodes: 8192,
+    temperature: 0.005,
+};
 
 /// How a level below full strength plays.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -43,35 +80,31 @@ pub struct Skill {
 }
 
 impl Skill {
-    /// The play of `level` (1 to [`FULL_STRENGTH`]), `None` at full
-    /// strength. Each level searches four times as much as the one below
-    /// and errs half as far.
+    /// The play of `level` (1 to [`FULL_STRENGTH`]; 0 counts as 1),
+    /// `None` at full strength.
     pub fn of(level: u8) -> Option<Skill> {
-        let below = u32::from(FULL_STRENGTH.checked_sub(level.max(1)).filter(|&b| b > 0)?);
-        Some(Skill {
-            nodes: 2048 >> (2 * (below - 1)),
-            temperature: 0.01 * f64::from(1u32 << (below - 1)),
-        })
+        LEVELS.get(usize::from(level.max(1)) - 1).copied()
     }
 
     /// The play whose strength is `elo` on the ladder's scale
     /// ([`LADDER_ELO`], to which `elo` is clamped): a level's own at its
     /// Elo, `None` (full strength) at the top. Between two levels the node
-    /// cap and the temperature go from the lower level's towards the
-    /// higher's in proportion to the Elo, geometrically, as the levels
-    /// themselves step (four times the nodes, half the temperature a
-    /// level); between level 5 and full strength, towards what a level 6
-    /// on the same steps would be (8192 nodes, temperature 0.005).
+    /// cap and the temperature go from the lower level's to the higher's
+    /// in proportion to the Elo, geometrically; between level 5 and full
+    /// strength, towards what a level 6 on level 5's steps would be (8192
+    /// nodes, temperature 0.005).
     pub fn at_elo(elo: u32) -> Option<Skill> {
         let top = LADDER_ELO[LADDER_ELO.len() - 1];
         let elo = elo.clamp(LADDER_ELO[0], top);
         let below = LADDER_ELO.iter().rposition(|&e| e <= elo)?;
-        let level = Skill::of(below as u8 + 1)?;
-        let (low, high) = (LADDER_ELO[below], LADDER_ELO[below + 1]);
-        let step = f64::from(elo - low) / f64::from(high - low);
+        let low = Skill::of(below as u8 + 1)?;
+        let high = Skill::of(below as u8 + 2).unwrap_or(PAST_LEVEL_5);
+        let step = f64::from(elo - LADDER_ELO[below])
+            / f64::from(LADDER_ELO[below + 1] - LADDER_ELO[below]);
+        let between = |a: f64, b: f64| a * (b / a).powf(step);
         Some(Skill {
-            nodes: (level.nodes as f64 * 4f64.powf(step)).round() as u64,
-            temperature: level.temperature / 2f64.powf(step),
+            nodes: between(low.nodes as f64, high.nodes as f64).round() as u64,
+            temperature: between(low.temperature, high.temperature),
         })
     }
 
@@ -153,6 +186,9 @@ mod tests {
             assert!(pair[1].temperature < pair[0].temperature, "{pair:?}");
         }
         assert_eq!(Skill::of(0), Skill::of(1));
+        // The beginner's level errs far more than the next: level 2 beat
+        // it only 57.5% when it erred twice as far.
+        assert!(levels[0].temperature >= 10.0 * levels[1].temperature);
     }
 
     /// `UCI_Elo` at a level's Elo plays that level; between two levels,
@@ -177,6 +213,11 @@ mod tests {
         // Halfway from level 1 to level 2 in Elo: twice level 1's nodes.
         let half = Skill::at_elo((LADDER_ELO[0] + LADDER_ELO[1]) / 2).unwrap();
         assert_eq!(half.nodes, 16, "{half:?}");
+        let [one, two] = [1, 2].map(|l| Skill::of(l).unwrap().temperature);
+        assert!(
+            (half.temperature - (one * two).sqrt()).abs() < 0.01,
+            "{half:?}"
+        );
         assert!(last.nodes <= 8192 && last.temperature >= 0.005, "{last:?}");
     }
 

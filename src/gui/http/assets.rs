@@ -40,3 +40,23 @@ pub(super) fn router() -> Router<Arc<Shared>> {
     // The browser asks for it on its own; the page names no icon.
     files.route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::FILES;
+    use crate::search::skill::{LADDER_ELO, NAMES};
+
+    /// The help panel's table of levels prints the ladder the engine
+    /// plays by, each level with its name and Elo.
+    #[test]
+    fn the_help_panel_prints_the_ladder() {
+        let html = FILES[0].1;
+        for (level, (name, elo)) in NAMES.iter().zip(LADDER_ELO).enumerate() {
+            let row = format!(
+                "<tr><td>{}</td><td>{name}</td><td>&asymp; {elo}</td></tr>",
+                level + 1
+            );
+            assert!(html.contains(&row), "the help panel lacks {row}");
+        }
+    }
+}
