@@ -1,7 +1,10 @@
 //! The position: tiles on the table, both piles, the side to move, the
-//! clocks; its storage, and making and unmaking moves. What the storage
-//! says about lines and rings is in `geometry`; attacks are in
-//! `rules::attack`, the tile graph in `rules::connectivity`.
+//! clocks; its storage and what reads it. Its other files: `make` makes
+//! and unmakes moves, `setup` checks editable parts into a position,
+//! `geometry` says what the storage says about lines and rings, `columns`
+//! reads the table slot by slot, `consistency` checks the storage against
+//! a recomputation. Attacks are in `rules::attack`, the tile graph in
+//! `rules::connectivity`.
 //!
 //! The table is unbounded, but the group of at most 32 tiles spans at most
 //! 32 squares in each direction. It is stored on a 64 × 64 torus: a square
