@@ -501,9 +501,20 @@ impl Position {
     /// capture along a line is the first tile there, found in one look.
     fn generate_capture_candidates(&self, reach: Reach, list: &mut MoveList) {
         let us = self.side_to_move();
-        let mut capture = |from: Square, to: Square| {
+        let capture = |list: &mut MoveList, from: Square, to: Square| {
             if self.occupied(to) && self.is_enemy(to) {
                 list.push(Move::Step { from, to });
+            }
+        };
+        // The first tile along each of four lines, found for all four at
+        // once. Within the reach it is where it seems; past it the torus
+        // may wrap.
+        let lines = |list: &mut MoveList, from, dirs: &[(i32, i32); 4], distances, rooms| {
+            for ((&(dx, dy), d), room) in dirs.iter().zip(distances).zip(rooms) {
+                let d = d as i32;
+                if d <= room {
+                    capture(list, from, from.offset(d * dx, d * dy));
+                }
             }
         };
         // Without holes, a tile that holds the table together may not
@@ -515,32 +526,36 @@ impl Position {
             if !holes && !ring_connected(self.ring(from)) {
                 continue;
             }
-            let lines = |dirs: &[(i32, i32); 4], capture: &mut dyn FnMut(Square, Square)| {
-                for &(dx, dy) in dirs {
-                    // Within the reach the first tile along the line is
-                    // where it seems; past it the torus may wrap.
-                    let d = self.blocker_distance(from, line_back(-dx, -dy)) as i32;
-                    if d <= reach.room(from, dx, dy) {
-                        capture(from, from.offset(d * dx, d * dy));
-                    }
-                }
+            let orthogonal = |list: &mut MoveList| {
+                let distances = self.orthogonal_blocker_distances(from);
+                lines(
+                    list,
+                    from,
+                    &ORTHOGONAL,
+                    distances,
+                    reach.orthogonal_rooms(from),
+                );
+            };
+            let diagonal = |list: &mut MoveList| {
+                let distances = self.diagonal_blocker_distances(from);
+                lines(list, from, &DIAGONAL, distances, reach.diagonal_rooms(from));
             };
             match self.kind_of(slot) {
                 Kind::Queen => {
-                    lines(&ORTHOGONAL, &mut capture);
-                    lines(&DIAGONAL, &mut capture);
+                    orthogonal(list);
+                    diagonal(list);
                 }
-                Kind::Rook => lines(&ORTHOGONAL, &mut capture),
-                Kind::Bishop => lines(&DIAGONAL, &mut capture),
+                Kind::Rook => orthogonal(list),
+                Kind::Bishop => diagonal(list),
                 Kind::Knight => KNIGHT
                     .iter()
-                    .for_each(|&(dx, dy)| capture(from, from.offset(dx, dy))),
+                    .for_each(|&(dx, dy)| capture(list, from, from.offset(dx, dy))),
                 Kind::King => KING
                     .iter()
-                    .for_each(|&(dx, dy)| capture(from, from.offset(dx, dy))),
+                    .for_each(|&(dx, dy)| capture(list, from, from.offset(dx, dy))),
                 Kind::Pawn => [-1, 1]
                     .iter()
-                    .for_each(|&dx| capture(from, from.offset(dx, us.forward()))),
+                    .for_each(|&dx| capture(list, from, from.offset(dx, us.forward()))),
             }
         }
     }

@@ -49,6 +49,32 @@ impl Reach {
             .min(room(dy, from.y, self.min_y, self.max_y))
             .max(0)
     }
+
+    /// [`Reach::room`] along the orthogonal unit steps, in the order of
+    /// `ORTHOGONAL` (east, west, north, south).
+    #[inline(always)]
+    pub(super) fn orthogonal_rooms(&self, from: Square) -> [i32; 4] {
+        [
+            self.max_x - from.x,
+            from.x - self.min_x,
+            self.max_y - from.y,
+            from.y - self.min_y,
+        ]
+        .map(|room| room.max(0))
+    }
+
+    /// [`Reach::room`] along the diagonal unit steps, in the order of
+    /// `DIAGONAL` (north-east, north-west, south-east, south-west).
+    #[inline(always)]
+    pub(super) fn diagonal_rooms(&self, from: Square) -> [i32; 4] {
+        let [east, west, north, south] = self.orthogonal_rooms(from);
+        [
+            east.min(north),
+            west.min(north),
+            east.min(south),
+            west.min(south),
+        ]
+    }
 }
 
 impl Position {
