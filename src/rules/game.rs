@@ -124,10 +124,24 @@ impl Position {
     /// then the fifty-move rule. Checkmate takes precedence over the
     /// fifty-move rule, as in chess.
     pub fn ending(&self) -> Option<GameEnd> {
-        let us = self.side_to_move();
-        if self.pile(us).is_empty() && !self.clone().has_legal_step() {
+        if self.pile(self.side_to_move()).is_empty() {
+            return self.clone().ending_in_place();
+        }
+        self.fifty_moves()
+    }
+
+    /// [`Position::ending`] on the position itself, not a copy: the
+    /// moves it tries are unmade. For a search, whose position is its
+    /// own, and to which a copy of the whole table at every leaf costs.
+    pub fn ending_in_place(&mut self) -> Option<GameEnd> {
+        if self.pile(self.side_to_move()).is_empty() && !self.has_legal_step() {
             return Some(self.ending_without_moves());
         }
+        self.fifty_moves()
+    }
+
+    /// The fifty-move rule's draw, when it has come.
+    fn fifty_moves(&self) -> Option<GameEnd> {
         (self.halfmove_clock() >= 100).then_some(GameEnd {
             winner: None,
             ending: Ending::FiftyMoves,
@@ -313,6 +327,34 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Sampler, Turn};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// `ending_in_place` agrees with `ending` and leaves the position as
+    /// it found it, along random games to their ends: piles empty,
+    /// checkmates and stalemates among them.
+    #[test]
+    fn ending_in_place_is_ending_without_a_copy() {
+        let mut rng = ChaCha8Rng::seed_from_u64(61);
+        let (mut asked, mut ended) = (0, 0);
+        for _ in 0..60 {
+            let mut pos = Position::startpos();
+            for _ in 0..300 {
+                let mut copy = pos.clone();
+                let end = copy.ending_in_place();
+                assert_eq!(end, pos.ending(), "{pos}");
+                assert!(copy == pos && copy.hash() == pos.hash(), "{pos}");
+                asked += usize::from(pos.pile(pos.side_to_move()).is_empty());
+                ended += usize::from(end.is_some());
+                let Turn::Play(mv) = Sampler::new().uniform_turn(&mut pos, &mut rng) else {
+                    break;
+                };
+                pos.make(mv);
+            }
+        }
+        assert!(asked > 1000 && ended > 5, "{asked} {ended}");
+    }
 
     /// Each score reads back as White's points; `*` and other text do not.
     #[test]

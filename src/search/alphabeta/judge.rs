@@ -85,6 +85,15 @@ impl<E: Evaluator> LeafJudge<E> {
         self.searcher.judge(pending, self.depth, self.nodes_limit)
     }
 
+    /// [`LeafJudge::judge_here`] of a position whose ending was just
+    /// asked ([`Position::ending_in_place`]) and is none: with its pile
+    /// empty, its side to move has a legal step, which the quiescence
+    /// would otherwise look for again.
+    pub fn judge_ongoing_here(&mut self) -> i32 {
+        self.searcher
+            .judge_knowing(None, self.depth, self.nodes_limit, true)
+    }
+
     /// The score of drawing in the judge's own position, for its side to
     /// move. The drawer places a tile and the opponent moves next: the
     /// opponent's score with the turn passed to it, as if the tile added

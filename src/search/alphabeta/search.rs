@@ -62,6 +62,10 @@ pub(super) struct Searcher<'a, E: Evaluator> {
     nodes: u64,
     pub(super) budget: Budget<'a>,
     aborted: bool,
+    /// True when the judgement under way is of a position whose side to
+    /// move is known to have a legal step, so that its quiescence need
+    /// not ask again (see `LeafJudge::judge_ongoing_here`).
+    root_has_step: bool,
     /// Buffers for generating moves, one list a node on the line.
     lists: Vec<Box<MoveList>>,
     /// The side to move at the root: the side the engine plays.
@@ -141,6 +145,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             nodes: 0,
             budget,
             aborted: false,
+            root_has_step: false,
             lists: Vec::new(),
             engine: pos.side_to_move(),
             contempt: 0,
@@ -210,6 +215,19 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
     /// new root with no history: `depth` plies, then the quiescence, in
     /// at most `nodes` more nodes, past which it is the static score.
     pub(super) fn judge(&mut self, pending: Option<Kind>, depth: i32, nodes: u64) -> i32 {
+        self.judge_knowing(pending, depth, nodes, false)
+    }
+
+    /// [`Searcher::judge`], told whether the side to move is known to
+    /// have a legal step (`root_has_step`).
+    pub(super) fn judge_knowing(
+        &mut self,
+        pending: Option<Kind>,
+        depth: i32,
+        nodes: u64,
+        root_has_step: bool,
+    ) -> i32 {
+        self.root_has_step = root_has_step;
         self.keys.clear();
         self.keys.push(self.pos.hash());
         self.game_keys = 0;
@@ -549,7 +567,10 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         }
         // With the pile empty, no move is the end of the game; a capture
         // is a move.
-        if list.is_empty() && pile.is_empty() && (in_check || !self.pos.has_legal_step()) {
+        let has_step = |searcher: &mut Self| {
+            ply == 0 && searcher.root_has_step || searcher.pos.has_legal_step()
+        };
+        if list.is_empty() && pile.is_empty() && (in_check || !has_step(self)) {
             self.give_list(list);
             return Ok(if in_check {
                 mated_in(ply)

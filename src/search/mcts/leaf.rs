@@ -120,7 +120,7 @@ impl Actions {
             let status = if is_third_occurrence(keys, after.hash()) {
                 Status::Over(None)
             } else {
-                match after.ending() {
+                match after.ending_in_place() {
                     Some(end) => Status::Over(end.winner),
                     None => Status::Ongoing,
                 }
@@ -129,7 +129,7 @@ impl Actions {
                 Status::Over(winner) => Proof::of(winner, us)
                     .value(draw.for_side(us))
                     .unwrap_or(0.5),
-                _ => 1.0 - expected_result(judge.judge_here(None)) as f32,
+                _ => 1.0 - expected_result(judge.judge_ongoing_here()) as f32,
             };
             judge.position_mut().unmake(mv, undo);
             self.values.push(value);
