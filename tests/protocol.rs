@@ -2279,6 +2279,85 @@ fn a_pondered_draw_is_searched_below_the_opponents_draw() {
     e.quit();
 }
 
+/// An `info multipv 1` line without the fields that depend on the
+/// clock (`nps`, `time`), for comparing two searches.
+fn timeless(line: &str) -> String {
+    let words: Vec<&str> = line.split(' ').collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        match words[i] {
+            "nps" | "time" => i += 2,
+            w => {
+                out.push(w);
+                i += 1;
+            }
+        }
+    }
+    out.join(" ")
+}
+
+/// The last `info multipv 1` line and the `bestmove` of a search that
+/// ends with `lines`.
+fn last_info_and_bestmove(e: &Engine, lines: &[String]) -> (String, String) {
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info multipv 1 "))
+        .unwrap_or_else(|| e.fail("no info line"));
+    (timeless(info), lines.last().unwrap().clone())
+}
+
+/// A weak level (`Skill`, or `UCI_Elo` under `UCI_LimitStrength`) is
+/// its node cap, and pondering must not let it search past it: the
+/// move after `ponderhit` is the very move (same playouts, same line,
+/// same `bestmove`, with a fixed `Seed`) that `go` gives without the
+/// ponder, for every level, however long the ponder ran. Before the fix
+/// the ponder's playouts were kept and the timed search added its own
+/// cap's worth: 16 playouts at level 1, whose cap is 8.
+#[test]
+fn pondering_does_not_lift_a_weak_levels_node_cap() {
+    for (options, cap) in [
+        (vec![("Skill", "1")], 8),
+        (vec![("Skill", "3")], 128),
+        (vec![("UCI_LimitStrength", "true"), ("UCI_Elo", "287")], 16),
+    ] {
+        let mut all = vec![("Threads", "1"), ("Seed", "5"), ("Ponder", "true")];
+        all.extend(options.iter().copied());
+        let mut e = Engine::with_options(&all);
+        let at = format!("position fen {MIDDLEGAME}");
+        e.expect_silent("ucinewgame");
+        e.expect_silent(&at);
+        e.send("go nodes 5000");
+        let plain = e.read_until("bestmove", WAIT);
+        let (plain_info, plain_best) = last_info_and_bestmove(&e, &plain);
+        let nodes: u64 = field(&plain_info, "nodes").unwrap().parse().unwrap();
+        assert!(
+            nodes <= cap,
+            "{options:?}: go searched {nodes}: {plain_info}"
+        );
+        // The same game again, pondered for far longer than the cap takes.
+        e.expect_silent("ucinewgame");
+        e.expect_silent(&at);
+        e.send("go ponder nodes 5000");
+        no_bestmove_for(&mut e, Duration::from_millis(400));
+        e.send("ponderhit");
+        let pondered = e.read_until("bestmove", WAIT);
+        let (info, best) = last_info_and_bestmove(&e, &pondered);
+        let nodes: u64 = field(&info, "nodes").unwrap().parse().unwrap();
+        assert!(
+            nodes <= cap,
+            "{options:?}: pondering lifted the cap of {cap} to {nodes}: {info}"
+        );
+        assert_eq!(
+            (info, best),
+            (plain_info, plain_best),
+            "{options:?}: the pondered move differs from go's"
+        );
+        e.quit();
+    }
+}
+
 // ---------------------------------------------------------------------
 // UCI_LimitStrength and UCI_Elo (issue 56)
 // ---------------------------------------------------------------------
