@@ -2358,6 +2358,37 @@ fn pondering_does_not_lift_a_weak_levels_node_cap() {
     }
 }
 
+/// `ucinewgame` during a ponder forgets the game the ponder was for:
+/// `ponderhit` can no longer turn it into a move (before the fix it
+/// started the timed search of the old game's position and answered its
+/// `bestmove`), and is refused with one error line; the ponder goes on
+/// until `stop`, as any running search does, and the engine then plays
+/// the new game.
+#[test]
+fn ponderhit_after_ucinewgame_mid_ponder_is_refused() {
+    let mut e = Engine::with_options(&[("Threads", "1"), ("Ponder", "true")]);
+    e.expect_silent(&format!("position fen {MIDDLEGAME}"));
+    let old_moves = e.moves();
+    e.send("go ponder movetime 100");
+    no_bestmove_for(&mut e, Duration::from_millis(300));
+    e.expect_silent("ucinewgame");
+    expect_error_while_pondering(&mut e, "ponderhit");
+    no_bestmove_for(&mut e, Duration::from_millis(400));
+    e.sync();
+    e.send("stop");
+    let line = e.read_until("bestmove", WAIT).pop().unwrap();
+    let (best, _) = bestmove_and_reply(&e, &line);
+    assert!(old_moves.contains(&best), "{line}");
+    // Nothing runs now: ponderhit is refused as ever, and the new game
+    // is played from the start position.
+    e.expect_error("ponderhit");
+    e.expect_silent("position startpos");
+    e.send("go nodes 50");
+    let line = e.read_until("bestmove", WAIT).pop().unwrap();
+    assert_eq!(line, "bestmove @");
+    e.quit();
+}
+
 // ---------------------------------------------------------------------
 // UCI_LimitStrength and UCI_Elo (issue 56)
 // ---------------------------------------------------------------------
