@@ -2389,6 +2389,60 @@ fn ponderhit_after_ucinewgame_mid_ponder_is_refused() {
     e.quit();
 }
 
+/// The `score cp` of the last `info multipv 1` line among `lines`.
+fn last_cp(e: &Engine, lines: &[String]) -> i64 {
+    let line = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info multipv 1 "))
+        .unwrap_or_else(|| e.fail("no info line"));
+    field(line, "cp")
+        .and_then(|cp| cp.parse().ok())
+        .unwrap_or_else(|| e.fail(&format!("no score cp: {line}")))
+}
+
+/// A pondered draw is scored as every `info` line is: for the side to
+/// move of the position sent, the opponent who draws. White, well ahead
+/// after taking the queen, sees its lead as a negative score in the
+/// ponder of Black's draw, close to what Black's own search of that draw
+/// (`go searchmoves @`, `Contempt` 0 so that a draw weighs the same for
+/// both) reports, and the reverse of its own score before.
+#[test]
+fn a_pondered_draw_is_scored_for_the_side_to_move() {
+    let mut e = Engine::with_options(&[
+        ("Threads", "1"),
+        ("Ponder", "true"),
+        ("Seed", "7"),
+        ("Contempt", "0"),
+    ]);
+    let at = format!("position fen {QUEEN_OR_PAWN}");
+    e.expect_silent(&at);
+    e.send("go nodes 4000");
+    let lines = e.read_until("bestmove", WAIT);
+    let own = last_cp(&e, &lines);
+    e.expect_silent(&format!("{at} moves 0,0-0,1 @"));
+    e.send("go ponder nodes 4000");
+    no_bestmove_for(&mut e, Duration::from_millis(600));
+    e.send("stop");
+    let lines = e.read_until("bestmove", WAIT);
+    let pondered = last_cp(&e, &lines);
+    e.expect_silent("ucinewgame");
+    e.expect_silent(&format!("{at} moves 0,0-0,1"));
+    e.send("go searchmoves @ nodes 4000");
+    let lines = e.read_until("bestmove", WAIT);
+    let black = last_cp(&e, &lines);
+    assert!(own > 100, "White should lead after 0,0-0,1: {own}");
+    assert!(
+        pondered < -100 && black < -100,
+        "the ponder scores {pondered}, Black's own search {black}"
+    );
+    assert!(
+        (pondered - black).abs() <= 100 && (pondered + own).abs() <= 100,
+        "own {own}, pondered {pondered}, Black's {black}"
+    );
+    e.quit();
+}
+
 // ---------------------------------------------------------------------
 // UCI_LimitStrength and UCI_Elo (issue 56)
 // ---------------------------------------------------------------------
