@@ -1100,3 +1100,125 @@ fn study_requests_are_checked_and_analysis_needs_a_page() {
     refused(&gui, "/api/hint", b"", "person's turn");
     gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
 }
+
+/// The pawns a verdict names ("1.2 pawns worse than …", "1 pawn …").
+fn verdict_pawns(verdict: &str) -> Option<f64> {
+    let (number, _) = verdict.split_once(" pawn")?;
+    number.parse().ok()
+}
+
+/// Issue 56, "What about this move?": while analysing, the person asks
+/// about one legal action; the engine searches it alone (`go
+/// searchmoves`), and the view sets its line beside the analysis's best
+/// with the difference in words, in pawns that agree with the two
+/// scores. A request without the analysis, with an action not legal in
+/// the position shown, or malformed, is refused with one line; moving
+/// the cursor makes the question moot.
+#[test]
+fn what_about_this_move_sets_an_action_beside_the_best() {
+    let gui = Gui::start(&["--seed", "11", "--movetime", "20000"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":11}"#);
+    // Turns until the side to move has actions beyond the analysis's
+    // three lines.
+    let mut state = place_turns(&gui, 2);
+    while legal(&state).len() < 5 {
+        state = place_turns(&gui, 1);
+    }
+    let any = legal(&state)[0].clone();
+    refused(
+        &gui,
+        "/api/probe",
+        format!(r#"{{"token":"{any}"}}"#).as_bytes(),
+        "turn the analysis on",
+    );
+    let mut stream = TcpStream::connect(&gui.addr).unwrap();
+    write!(
+        stream,
+        "GET /api/events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+        gui.addr
+    )
+    .unwrap();
+    gui.ok("/api/analysis", r#"{"on":true}"#);
+    let state = gui.wait_for(20, "the analysis", |s| {
+        !s["analysis"]["lines"].as_array().unwrap().is_empty()
+    });
+    assert_eq!(state["analysis"]["legal"], state["legal"]);
+    refused(&gui, "/api/probe", b"", "malformed request");
+    refused(&gui, "/api/probe", br#"{"token":7}"#, "malformed request");
+    refused(
+        &gui,
+        "/api/probe",
+        br#"{"token":"@","x":1}"#,
+        "malformed request",
+    );
+    refused(
+        &gui,
+        "/api/probe",
+        br#"{"token":"9,9-9,8"}"#,
+        "not a legal action in the position shown",
+    );
+    assert!(gui.state()["analysis"]["probe"].is_null());
+
+    // An action the analysis does not rank among its best: only a search
+    // of it alone reports its line.
+    let ranked: Vec<String> = state["analysis"]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["token"].as_str().unwrap().to_string())
+        .collect();
+    let asked = legal(&state)
+        .into_iter()
+        .rev()
+        .find(|t| !ranked.contains(t))
+        .expect("an action outside the analysis's lines");
+    let state = gui.ok("/api/probe", &format!(r#"{{"token":"{asked}"}}"#));
+    assert_eq!(state["analysis"]["probe"]["token"], asked.as_str());
+    let state = gui.wait_for(20, "the verdict", |s| {
+        s["analysis"]["probe"]["status"] == "done" && s["analysis"]["probe"]["verdict"].is_string()
+    });
+    let probe = &state["analysis"]["probe"];
+    assert_eq!(probe["line"]["token"], asked.as_str(), "{probe}");
+    assert!(
+        probe["line"]["pv"].as_str().unwrap().starts_with(&asked),
+        "{probe}"
+    );
+    let best = &state["analysis"]["lines"][0];
+    assert_eq!(
+        probe["best"], *best,
+        "the verdict compares with the best shown"
+    );
+    let verdict = probe["verdict"].as_str().unwrap();
+    eprintln!("what about {asked}? {verdict}");
+    let best_token = best["token"].as_str().unwrap();
+    let best_words = if best_token == "@" {
+        "drawing a tile"
+    } else {
+        best_token
+    };
+    assert!(verdict.contains(best_words), "{verdict} names {best_token}");
+    match (
+        probe["line"]["score"]["cp"].as_i64(),
+        best["score"]["cp"].as_i64(),
+    ) {
+        (Some(cp), Some(best_cp)) => {
+            let behind = (best_cp - cp) as f64 / 100.0;
+            if behind.abs() < 0.1 {
+                assert!(verdict.starts_with("about as good as"), "{verdict}");
+            } else {
+                let said = verdict_pawns(verdict).unwrap_or_else(|| panic!("{verdict}"));
+                assert!((said - behind.abs()).abs() <= 0.051, "{verdict}: {behind}");
+                let word = if behind > 0.0 { "worse" } else { "better" };
+                assert!(verdict.contains(word), "{verdict}: {behind}");
+            }
+        }
+        _ => assert!(verdict.contains("force"), "{verdict}"),
+    }
+    // The analysis goes on after the question.
+    gui.wait_for(10, "the analysis again", |s| s["study_job"] == "analysis");
+
+    // Another position shown: the question was about the old one.
+    let state = gui.ok("/api/cursor", r#"{"decision":1}"#);
+    assert!(state["analysis"]["probe"].is_null(), "{state}");
+    drop(stream);
+}
