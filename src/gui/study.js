@@ -177,7 +177,7 @@ function drawAnalysis() {
 // change, so that the person's choice stays while the analysis reports.
 function fillProbeList(a) {
   const list = $("probe-move");
-  const legal = a.over ? [] : a.legal;
+  const legal = a.over || !a.legal ? [] : a.legal;
   const key = legal.join(" ");
   if (list.dataset.legal !== key) {
     const keep = list.value;
