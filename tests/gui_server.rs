@@ -1222,3 +1222,167 @@ fn what_about_this_move_sets_an_action_beside_the_best() {
     assert!(state["analysis"]["probe"].is_null(), "{state}");
     drop(stream);
 }
+
+/// A script that runs the real engine, logging every line it is sent.
+fn logged_engine(dir: &std::path::Path) -> (String, std::path::PathBuf) {
+    let script = dir.join("engine.sh");
+    let log = dir.join("sent.log");
+    let text = format!(
+        "#!/bin/sh\ntee -a '{}' | '{}'\n",
+        log.display(),
+        env!("CARGO_BIN_EXE_chex")
+    );
+    std::fs::write(&script, text).unwrap();
+    let mut perms = std::fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&script, perms).unwrap();
+    (script.display().to_string(), log)
+}
+
+/// The lines the engine was sent so far.
+fn sent(log: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Waits until the engine has been sent `n` `go ponder` lines; returns
+/// the reply the last one ponders on (the last word of the `position`
+/// before it).
+fn wait_ponder(log: &std::path::Path, n: usize) -> String {
+    let end = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let lines = sent(log);
+        let ponders: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].starts_with("go ponder "))
+            .collect();
+        if ponders.len() >= n {
+            let at = ponders[n - 1];
+            let position = lines[..at]
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("position "))
+                .expect("a position before go ponder");
+            return position.rsplit(' ').next().unwrap().to_string();
+        }
+        assert!(
+            std::time::Instant::now() < end,
+            "no go ponder number {n}: {lines:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// What ended the `n`th ponder: the first `ponderhit`, `stop` or `go`
+/// sent after it.
+fn ponder_end(log: &std::path::Path, n: usize) -> String {
+    let lines = sent(log);
+    let at = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("go ponder "))
+        .nth(n - 1)
+        .expect("the ponder");
+    lines[at + 1..]
+        .iter()
+        .find(|l| *l == "ponderhit" || *l == "stop" || l.starts_with("go"))
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// Issue 56: a clock game that asks for it ponders. After its move the
+/// engine is sent the game with the reply it expects and `go ponder`
+/// with the clocks; the person playing that reply is a `ponderhit`, and
+/// the engine's answer is played as its move; another reply is a `stop`,
+/// then a `go` for the real game. Off (the default), or without a
+/// clock, nothing is pondered.
+#[test]
+fn a_clock_game_that_asks_for_it_ponders_on_the_persons_time() {
+    let dir = temp_dir("ponder");
+    let (engine, log) = logged_engine(&dir);
+    let gui = Gui::start(&["--seed", "5", "--engine", &engine]);
+    gui.wait_for(15, "the engine to start", |s| {
+        s["engine"]["status"] == "ready"
+    });
+    let fen = "k3,3/r2,2/R0,1/n1,1/K0,0 w -/- 0 1";
+    let setup = |ponder: bool, clock: bool| {
+        let clock = if clock {
+            r#","clock":{"base_ms":20000,"inc_ms":0}"#
+        } else {
+            ""
+        };
+        gui.ok(
+            "/api/setup",
+            &format!(r#"{{"position":"{fen}","mode":"white","ponder":{ponder}{clock}}}"#),
+        )
+    };
+    let state = setup(true, true);
+    assert_eq!(state["ponder"], true);
+    // The person's first move; the engine answers and ponders.
+    gui.ok(
+        "/api/move",
+        &format!(r#"{{"token":"{}"}}"#, legal(&state)[0]),
+    );
+    let state = gui.wait_for(20, "the engine's move", |s| {
+        moves(s).len() == 2 && s["human_turn"] == true
+    });
+    let expected = wait_ponder(&log, 1);
+    assert!(legal(&state).contains(&expected), "{expected}: {state}");
+    let go = sent(&log)
+        .into_iter()
+        .rfind(|l| l.starts_with("go ponder "))
+        .unwrap();
+    assert!(go.contains("wtime") && go.contains("btime"), "{go}");
+    // The reply it expects: a hit, and its answer is its move.
+    gui.ok("/api/move", &format!(r#"{{"token":"{expected}"}}"#));
+    let state = gui.wait_for(20, "the engine's move after ponderhit", |s| {
+        moves(s).len() == 4 || !s["result"].as_str().unwrap_or("*").starts_with('*')
+    });
+    assert_eq!(ponder_end(&log, 1), "ponderhit", "{:?}", sent(&log));
+    if moves(&state).len() < 4 {
+        // The game ended on the reply: nothing more to ponder.
+        return;
+    }
+    // Another reply than the one expected: a stop, then a go.
+    let expected = wait_ponder(&log, 2);
+    let other = legal(&state)
+        .into_iter()
+        .find(|t| *t != expected)
+        .expect("another reply");
+    gui.ok("/api/move", &format!(r#"{{"token":"{other}"}}"#));
+    gui.wait_for(20, "the engine's move after stop", |s| {
+        moves(s).len() == 6 || !s["result"].as_str().unwrap_or("*").starts_with('*')
+    });
+    assert_eq!(ponder_end(&log, 2), "stop", "{:?}", sent(&log));
+    let lines = sent(&log);
+    let stop = lines.iter().rposition(|l| l == "stop").unwrap();
+    assert!(
+        lines[stop..].iter().any(|l| l.starts_with("go wtime")),
+        "no go after the stop: {lines:?}"
+    );
+
+    // Off, and on without a clock: no ponder.
+    for (ponder, clock) in [(false, true), (true, false)] {
+        let before = sent(&log)
+            .iter()
+            .filter(|l| l.starts_with("go ponder"))
+            .count();
+        let state = setup(ponder, clock);
+        gui.ok(
+            "/api/move",
+            &format!(r#"{{"token":"{}"}}"#, legal(&state)[0]),
+        );
+        gui.wait_for(20, "the engine's move", |s| {
+            moves(s).len() == 2 && s["human_turn"] == true
+        });
+        std::thread::sleep(Duration::from_millis(500));
+        let after = sent(&log)
+            .iter()
+            .filter(|l| l.starts_with("go ponder"))
+            .count();
+        assert_eq!(
+            before, after,
+            "pondered with ponder {ponder}, clock {clock}"
+        );
+    }
+}

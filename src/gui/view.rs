@@ -74,6 +74,8 @@ pub struct View {
     pub aborted: bool,
     /// The engine's level, its `Skill` (1 to 6).
     pub level: u8,
+    /// In a clock game, the engine thinks on the person's time.
+    pub ponder: bool,
     /// Hint, analysis, review and cursor (`hint`, `analysis`, `review`,
     /// `cursor`, `study_job` at the top level).
     #[serde(flatten)]
@@ -140,6 +142,7 @@ impl View {
             clock_runs: state.clock_runs(),
             aborted: state.is_aborted(),
             level: state.level,
+            ponder: state.ponder,
             study: StudyView::of(state),
         }
     }

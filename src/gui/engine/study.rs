@@ -307,7 +307,7 @@ async fn study_search(
     })
     .await?;
     engine.send(&setoption("MultiPV", "1")).await?;
-    Ok(answer.map(|token| Report {
+    Ok(answer.map(|answer| answer.token).map(|token| Report {
         best: (!token.is_empty() && token != "(none)").then_some(token),
         lines: infos,
     }))
