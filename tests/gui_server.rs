@@ -1139,7 +1139,7 @@ fn what_about_this_move_sets_an_action_beside_the_best() {
     )
     .unwrap();
     gui.ok("/api/analysis", r#"{"on":true}"#);
-    let state = gui.wait_for(20, "the analysis", |s| {
+    let state = gui.wait_for(60, "the analysis", |s| {
         !s["analysis"]["lines"].as_array().unwrap().is_empty()
     });
     assert_eq!(state["analysis"]["legal"], state["legal"]);
@@ -1174,7 +1174,7 @@ fn what_about_this_move_sets_an_action_beside_the_best() {
         .expect("an action outside the analysis's lines");
     let state = gui.ok("/api/probe", &format!(r#"{{"token":"{asked}"}}"#));
     assert_eq!(state["analysis"]["probe"]["token"], asked.as_str());
-    let state = gui.wait_for(20, "the verdict", |s| {
+    let state = gui.wait_for(60, "the verdict", |s| {
         s["analysis"]["probe"]["status"] == "done" && s["analysis"]["probe"]["verdict"].is_string()
     });
     let probe = &state["analysis"]["probe"];
