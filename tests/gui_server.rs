@@ -1100,3 +1100,289 @@ fn study_requests_are_checked_and_analysis_needs_a_page() {
     refused(&gui, "/api/hint", b"", "person's turn");
     gui.ok("/api/new", r#"{"mode":"two","seed":3}"#);
 }
+
+/// The pawns a verdict names ("1.2 pawns worse than …", "1 pawn …").
+fn verdict_pawns(verdict: &str) -> Option<f64> {
+    let (number, _) = verdict.split_once(" pawn")?;
+    number.parse().ok()
+}
+
+/// Issue 56, "What about this move?": while analysing, the person asks
+/// about one legal action; the engine searches it alone (`go
+/// searchmoves`), and the view sets its line beside the analysis's best
+/// with the difference in words, in pawns that agree with the two
+/// scores. A request without the analysis, with an action not legal in
+/// the position shown, or malformed, is refused with one line; moving
+/// the cursor makes the question moot.
+#[test]
+fn what_about_this_move_sets_an_action_beside_the_best() {
+    let gui = Gui::start(&["--seed", "11", "--movetime", "20000"]);
+    gui.ok("/api/new", r#"{"mode":"two","seed":11}"#);
+    // Turns until the side to move has actions beyond the analysis's
+    // three lines.
+    let mut state = place_turns(&gui, 2);
+    while legal(&state).len() < 5 {
+        state = place_turns(&gui, 1);
+    }
+    let any = legal(&state)[0].clone();
+    refused(
+        &gui,
+        "/api/probe",
+        format!(r#"{{"token":"{any}"}}"#).as_bytes(),
+        "turn the analysis on",
+    );
+    let mut stream = TcpStream::connect(&gui.addr).unwrap();
+    write!(
+        stream,
+        "GET /api/events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+        gui.addr
+    )
+    .unwrap();
+    gui.ok("/api/analysis", r#"{"on":true}"#);
+    let state = gui.wait_for(60, "the analysis", |s| {
+        !s["analysis"]["lines"].as_array().unwrap().is_empty()
+    });
+    assert_eq!(state["analysis"]["legal"], state["legal"]);
+    refused(&gui, "/api/probe", b"", "malformed request");
+    refused(&gui, "/api/probe", br#"{"token":7}"#, "malformed request");
+    refused(
+        &gui,
+        "/api/probe",
+        br#"{"token":"@","x":1}"#,
+        "malformed request",
+    );
+    refused(
+        &gui,
+        "/api/probe",
+        br#"{"token":"9,9-9,8"}"#,
+        "not a legal action in the position shown",
+    );
+    assert!(gui.state()["analysis"]["probe"].is_null());
+
+    // An action the analysis does not rank among its best: only a search
+    // of it alone reports its line.
+    let ranked: Vec<String> = state["analysis"]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["token"].as_str().unwrap().to_string())
+        .collect();
+    let asked = legal(&state)
+        .into_iter()
+        .rev()
+        .find(|t| !ranked.contains(t))
+        .expect("an action outside the analysis's lines");
+    let state = gui.ok("/api/probe", &format!(r#"{{"token":"{asked}"}}"#));
+    assert_eq!(state["analysis"]["probe"]["token"], asked.as_str());
+    let state = gui.wait_for(60, "the verdict", |s| {
+        s["analysis"]["probe"]["status"] == "done" && s["analysis"]["probe"]["verdict"].is_string()
+    });
+    let probe = &state["analysis"]["probe"];
+    assert_eq!(probe["line"]["token"], asked.as_str(), "{probe}");
+    assert!(
+        probe["line"]["pv"].as_str().unwrap().starts_with(&asked),
+        "{probe}"
+    );
+    let best = &state["analysis"]["lines"][0];
+    assert_eq!(
+        probe["best"], *best,
+        "the verdict compares with the best shown"
+    );
+    let verdict = probe["verdict"].as_str().unwrap();
+    eprintln!("what about {asked}? {verdict}");
+    let best_token = best["token"].as_str().unwrap();
+    let best_words = if best_token == "@" {
+        "drawing a tile"
+    } else {
+        best_token
+    };
+    assert!(verdict.contains(best_words), "{verdict} names {best_token}");
+    match (
+        probe["line"]["score"]["cp"].as_i64(),
+        best["score"]["cp"].as_i64(),
+    ) {
+        (Some(cp), Some(best_cp)) => {
+            let behind = (best_cp - cp) as f64 / 100.0;
+            if behind.abs() < 0.1 {
+                assert!(verdict.starts_with("about as good as"), "{verdict}");
+            } else {
+                let said = verdict_pawns(verdict).unwrap_or_else(|| panic!("{verdict}"));
+                assert!((said - behind.abs()).abs() <= 0.051, "{verdict}: {behind}");
+                let word = if behind > 0.0 { "worse" } else { "better" };
+                assert!(verdict.contains(word), "{verdict}: {behind}");
+            }
+        }
+        _ => assert!(verdict.contains("force"), "{verdict}"),
+    }
+    // The analysis goes on after the question.
+    gui.wait_for(10, "the analysis again", |s| s["study_job"] == "analysis");
+
+    // Another position shown: the question was about the old one.
+    let state = gui.ok("/api/cursor", r#"{"decision":1}"#);
+    assert!(state["analysis"]["probe"].is_null(), "{state}");
+    drop(stream);
+}
+
+/// A script that runs the real engine, logging every line it is sent.
+fn logged_engine(dir: &std::path::Path) -> (String, std::path::PathBuf) {
+    let script = dir.join("engine.sh");
+    let log = dir.join("sent.log");
+    let text = format!(
+        "#!/bin/sh\ntee -a '{}' | '{}'\n",
+        log.display(),
+        env!("CARGO_BIN_EXE_chex")
+    );
+    std::fs::write(&script, text).unwrap();
+    let mut perms = std::fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&script, perms).unwrap();
+    (script.display().to_string(), log)
+}
+
+/// The lines the engine was sent so far.
+fn sent(log: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Waits until the engine has been sent `n` `go ponder` lines; returns
+/// the reply the last one ponders on (the last word of the `position`
+/// before it).
+fn wait_ponder(log: &std::path::Path, n: usize) -> String {
+    let end = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let lines = sent(log);
+        let ponders: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].starts_with("go ponder "))
+            .collect();
+        if ponders.len() >= n {
+            let at = ponders[n - 1];
+            let position = lines[..at]
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("position "))
+                .expect("a position before go ponder");
+            return position.rsplit(' ').next().unwrap().to_string();
+        }
+        assert!(
+            std::time::Instant::now() < end,
+            "no go ponder number {n}: {lines:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// What ended the `n`th ponder: the first `ponderhit`, `stop` or `go`
+/// sent after it.
+fn ponder_end(log: &std::path::Path, n: usize) -> String {
+    let lines = sent(log);
+    let at = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("go ponder "))
+        .nth(n - 1)
+        .expect("the ponder");
+    lines[at + 1..]
+        .iter()
+        .find(|l| *l == "ponderhit" || *l == "stop" || l.starts_with("go"))
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// Issue 56: a clock game that asks for it ponders. After its move the
+/// engine is sent the game with the reply it expects and `go ponder`
+/// with the clocks; the person playing that reply is a `ponderhit`, and
+/// the engine's answer is played as its move; another reply is a `stop`,
+/// then a `go` for the real game. Off (the default), or without a
+/// clock, nothing is pondered.
+#[test]
+fn a_clock_game_that_asks_for_it_ponders_on_the_persons_time() {
+    let dir = temp_dir("ponder");
+    let (engine, log) = logged_engine(&dir);
+    let gui = Gui::start(&["--seed", "5", "--engine", &engine]);
+    gui.wait_for(15, "the engine to start", |s| {
+        s["engine"]["status"] == "ready"
+    });
+    let fen = "k3,3/r2,2/R0,1/n1,1/K0,0 w -/- 0 1";
+    let setup = |ponder: bool, clock: bool| {
+        let clock = if clock {
+            r#","clock":{"base_ms":20000,"inc_ms":0}"#
+        } else {
+            ""
+        };
+        gui.ok(
+            "/api/setup",
+            &format!(r#"{{"position":"{fen}","mode":"white","ponder":{ponder}{clock}}}"#),
+        )
+    };
+    let state = setup(true, true);
+    assert_eq!(state["ponder"], true);
+    // The person's first move; the engine answers and ponders.
+    gui.ok(
+        "/api/move",
+        &format!(r#"{{"token":"{}"}}"#, legal(&state)[0]),
+    );
+    let state = gui.wait_for(20, "the engine's move", |s| {
+        moves(s).len() == 2 && s["human_turn"] == true
+    });
+    let expected = wait_ponder(&log, 1);
+    assert!(legal(&state).contains(&expected), "{expected}: {state}");
+    let go = sent(&log)
+        .into_iter()
+        .rfind(|l| l.starts_with("go ponder "))
+        .unwrap();
+    assert!(go.contains("wtime") && go.contains("btime"), "{go}");
+    // The reply it expects: a hit, and its answer is its move.
+    gui.ok("/api/move", &format!(r#"{{"token":"{expected}"}}"#));
+    let state = gui.wait_for(20, "the engine's move after ponderhit", |s| {
+        moves(s).len() == 4 || !s["result"].as_str().unwrap_or("*").starts_with('*')
+    });
+    assert_eq!(ponder_end(&log, 1), "ponderhit", "{:?}", sent(&log));
+    if moves(&state).len() < 4 {
+        // The game ended on the reply: nothing more to ponder.
+        return;
+    }
+    // Another reply than the one expected: a stop, then a go.
+    let expected = wait_ponder(&log, 2);
+    let other = legal(&state)
+        .into_iter()
+        .find(|t| *t != expected)
+        .expect("another reply");
+    gui.ok("/api/move", &format!(r#"{{"token":"{other}"}}"#));
+    gui.wait_for(20, "the engine's move after stop", |s| {
+        moves(s).len() == 6 || !s["result"].as_str().unwrap_or("*").starts_with('*')
+    });
+    assert_eq!(ponder_end(&log, 2), "stop", "{:?}", sent(&log));
+    let lines = sent(&log);
+    let stop = lines.iter().rposition(|l| l == "stop").unwrap();
+    assert!(
+        lines[stop..].iter().any(|l| l.starts_with("go wtime")),
+        "no go after the stop: {lines:?}"
+    );
+
+    // Off, and on without a clock: no ponder.
+    for (ponder, clock) in [(false, true), (true, false)] {
+        let before = sent(&log)
+            .iter()
+            .filter(|l| l.starts_with("go ponder"))
+            .count();
+        let state = setup(ponder, clock);
+        gui.ok(
+            "/api/move",
+            &format!(r#"{{"token":"{}"}}"#, legal(&state)[0]),
+        );
+        gui.wait_for(20, "the engine's move", |s| {
+            moves(s).len() == 2 && s["human_turn"] == true
+        });
+        std::thread::sleep(Duration::from_millis(500));
+        let after = sent(&log)
+            .iter()
+            .filter(|l| l.starts_with("go ponder"))
+            .count();
+        assert_eq!(
+            before, after,
+            "pondered with ponder {ponder}, clock {clock}"
+        );
+    }
+}

@@ -2279,6 +2279,170 @@ fn a_pondered_draw_is_searched_below_the_opponents_draw() {
     e.quit();
 }
 
+/// An `info multipv 1` line without the fields that depend on the
+/// clock (`nps`, `time`), for comparing two searches.
+fn timeless(line: &str) -> String {
+    let words: Vec<&str> = line.split(' ').collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        match words[i] {
+            "nps" | "time" => i += 2,
+            w => {
+                out.push(w);
+                i += 1;
+            }
+        }
+    }
+    out.join(" ")
+}
+
+/// The last `info multipv 1` line and the `bestmove` of a search that
+/// ends with `lines`.
+fn last_info_and_bestmove(e: &Engine, lines: &[String]) -> (String, String) {
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info multipv 1 "))
+        .unwrap_or_else(|| e.fail("no info line"));
+    (timeless(info), lines.last().unwrap().clone())
+}
+
+/// A weak level (`Skill`, or `UCI_Elo` under `UCI_LimitStrength`) is
+/// its node cap, and pondering must not let it search past it: the
+/// move after `ponderhit` is the very move (same playouts, same line,
+/// same `bestmove`, with a fixed `Seed`) that `go` gives without the
+/// ponder, for every level, however long the ponder ran. Before the fix
+/// the ponder's playouts were kept and the timed search added its own
+/// cap's worth: 16 playouts at level 1, whose cap is 8.
+#[test]
+fn pondering_does_not_lift_a_weak_levels_node_cap() {
+    for (options, cap) in [
+        (vec![("Skill", "1")], 8),
+        (vec![("Skill", "3")], 128),
+        (vec![("UCI_LimitStrength", "true"), ("UCI_Elo", "287")], 16),
+    ] {
+        let mut all = vec![("Threads", "1"), ("Seed", "5"), ("Ponder", "true")];
+        all.extend(options.iter().copied());
+        let mut e = Engine::with_options(&all);
+        let at = format!("position fen {MIDDLEGAME}");
+        e.expect_silent("ucinewgame");
+        e.expect_silent(&at);
+        e.send("go nodes 5000");
+        let plain = e.read_until("bestmove", WAIT);
+        let (plain_info, plain_best) = last_info_and_bestmove(&e, &plain);
+        let nodes: u64 = field(&plain_info, "nodes").unwrap().parse().unwrap();
+        assert!(
+            nodes <= cap,
+            "{options:?}: go searched {nodes}: {plain_info}"
+        );
+        // The same game again, pondered for far longer than the cap takes.
+        e.expect_silent("ucinewgame");
+        e.expect_silent(&at);
+        e.send("go ponder nodes 5000");
+        no_bestmove_for(&mut e, Duration::from_millis(400));
+        e.send("ponderhit");
+        let pondered = e.read_until("bestmove", WAIT);
+        let (info, best) = last_info_and_bestmove(&e, &pondered);
+        let nodes: u64 = field(&info, "nodes").unwrap().parse().unwrap();
+        assert!(
+            nodes <= cap,
+            "{options:?}: pondering lifted the cap of {cap} to {nodes}: {info}"
+        );
+        assert_eq!(
+            (info, best),
+            (plain_info, plain_best),
+            "{options:?}: the pondered move differs from go's"
+        );
+        e.quit();
+    }
+}
+
+/// `ucinewgame` during a ponder forgets the game the ponder was for:
+/// `ponderhit` can no longer turn it into a move (before the fix it
+/// started the timed search of the old game's position and answered its
+/// `bestmove`), and is refused with one error line; the ponder goes on
+/// until `stop`, as any running search does, and the engine then plays
+/// the new game.
+#[test]
+fn ponderhit_after_ucinewgame_mid_ponder_is_refused() {
+    let mut e = Engine::with_options(&[("Threads", "1"), ("Ponder", "true")]);
+    e.expect_silent(&format!("position fen {MIDDLEGAME}"));
+    let old_moves = e.moves();
+    e.send("go ponder movetime 100");
+    no_bestmove_for(&mut e, Duration::from_millis(300));
+    e.expect_silent("ucinewgame");
+    expect_error_while_pondering(&mut e, "ponderhit");
+    no_bestmove_for(&mut e, Duration::from_millis(400));
+    e.sync();
+    e.send("stop");
+    let line = e.read_until("bestmove", WAIT).pop().unwrap();
+    let (best, _) = bestmove_and_reply(&e, &line);
+    assert!(old_moves.contains(&best), "{line}");
+    // Nothing runs now: ponderhit is refused as ever, and the new game
+    // is played from the start position.
+    e.expect_error("ponderhit");
+    e.expect_silent("position startpos");
+    e.send("go nodes 50");
+    let line = e.read_until("bestmove", WAIT).pop().unwrap();
+    assert_eq!(line, "bestmove @");
+    e.quit();
+}
+
+/// The `score cp` of the last `info multipv 1` line among `lines`.
+fn last_cp(e: &Engine, lines: &[String]) -> i64 {
+    let line = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info multipv 1 "))
+        .unwrap_or_else(|| e.fail("no info line"));
+    field(line, "cp")
+        .and_then(|cp| cp.parse().ok())
+        .unwrap_or_else(|| e.fail(&format!("no score cp: {line}")))
+}
+
+/// A pondered draw is scored as every `info` line is: for the side to
+/// move of the position sent, the opponent who draws. White, well ahead
+/// after taking the queen, sees its lead as a negative score in the
+/// ponder of Black's draw, close to what Black's own search of that draw
+/// (`go searchmoves @`, `Contempt` 0 so that a draw weighs the same for
+/// both) reports, and the reverse of its own score before.
+#[test]
+fn a_pondered_draw_is_scored_for_the_side_to_move() {
+    let mut e = Engine::with_options(&[
+        ("Threads", "1"),
+        ("Ponder", "true"),
+        ("Seed", "7"),
+        ("Contempt", "0"),
+    ]);
+    let at = format!("position fen {QUEEN_OR_PAWN}");
+    e.expect_silent(&at);
+    e.send("go nodes 4000");
+    let lines = e.read_until("bestmove", WAIT);
+    let own = last_cp(&e, &lines);
+    e.expect_silent(&format!("{at} moves 0,0-0,1 @"));
+    e.send("go ponder nodes 4000");
+    no_bestmove_for(&mut e, Duration::from_millis(600));
+    e.send("stop");
+    let lines = e.read_until("bestmove", WAIT);
+    let pondered = last_cp(&e, &lines);
+    e.expect_silent("ucinewgame");
+    e.expect_silent(&format!("{at} moves 0,0-0,1"));
+    e.send("go searchmoves @ nodes 4000");
+    let lines = e.read_until("bestmove", WAIT);
+    let black = last_cp(&e, &lines);
+    assert!(own > 100, "White should lead after 0,0-0,1: {own}");
+    assert!(
+        pondered < -100 && black < -100,
+        "the ponder scores {pondered}, Black's own search {black}"
+    );
+    assert!(
+        (pondered - black).abs() <= 100 && (pondered + own).abs() <= 100,
+        "own {own}, pondered {pondered}, Black's {black}"
+    );
+    e.quit();
+}
+
 // ---------------------------------------------------------------------
 // UCI_LimitStrength and UCI_Elo (issue 56)
 // ---------------------------------------------------------------------

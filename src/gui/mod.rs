@@ -15,8 +15,9 @@
 //! - `notation` (a colour's word, a token's squares) and `refused` (why a
 //!   request is refused, and the range check) depend on nothing here;
 //! - `clock` is the clocks' arithmetic; `review` marks a game's
-//!   decisions; `study` keeps the hint, the analysis, the review and the
-//!   cursor;
+//!   decisions; `study` keeps the hint, the analysis (with the action
+//!   asked about in it), the review and the cursor; `verdict` says how an
+//!   action asked about compares with the best, in a player's words;
 //! - `game` is the game as the referee sees it, with the study requests
 //!   that change it (`game::study`);
 //! - `view` builds every view the page receives from the game;
@@ -38,6 +39,7 @@ mod refused;
 mod review;
 mod shared;
 mod study;
+mod verdict;
 mod view;
 
 pub use crate::protocol::client::Info;

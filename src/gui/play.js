@@ -31,6 +31,8 @@ export function playNewGame() {
   const body = { level: Number($("level").value) };
   const clock = chosenClock();
   if (clock) body.clock = clock;
+  // Pondering gains the engine time only on a clock.
+  if (clock && $("ponder").checked) body.ponder = true;
   return body;
 }
 
@@ -99,7 +101,7 @@ export function drawPlay() {
     }
   }
   const tc = view.clock ? `clock ${tcText(view.clock)}` : `${view.movetime} ms a move`;
-  $("gameinfo").textContent += ` · ${tc} · level ${view.level}`;
+  $("gameinfo").textContent += ` · ${tc} · level ${view.level}` + (view.ponder && view.clock ? " · pondering" : "");
   if (!$("export-box").classList.contains("hidden")) exportGame();
 }
 

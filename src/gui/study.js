@@ -43,8 +43,8 @@ function moveLabel(ply, token) {
 // Where each kind of mark puts its label on a square, so that marks of
 // different kinds never print over each other: the analysis's ranks top
 // right, the hint top left, a draw's kinds bottom left, the review's
-// better action bottom right.
-const CORNER = { analysis: "tr", hint: "tl", kind: "bl", best: "br", played: "br" };
+// better action and the move asked about bottom right.
+const CORNER = { analysis: "tr", hint: "tl", kind: "bl", best: "br", played: "br", probe: "br" };
 
 // One action on the table: an arrow for a step, a marked square for a
 // placement. Its label is not drawn here but collected in `labels`
@@ -92,7 +92,7 @@ function drawMarks() {
     svg.setAttribute("class", "study-marks");
     world.appendChild(svg);
   }
-  const heads = ["analysis", "hint", "best", "played", "kind"].map((c) =>
+  const heads = ["analysis", "hint", "best", "played", "kind", "probe"].map((c) =>
     `<marker id="head-${c}" class="head-${c}" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker>`).join("");
   const parts = [];
   const labels = new Map();
@@ -106,6 +106,9 @@ function drawMarks() {
     }
     // A draw has no square of its own: its rank goes with each kind's
     // placement ("1:R" — draw, ranked 1, and a rook goes here).
+    // The move asked about, in its own colour, beside the best.
+    const p = a.probe;
+    if (p) parts.push(actionMark(p.token, p.squares, "probe", "?", { source: "probe" }, labels));
     const draw = top.find((l) => l.token === "@");
     if (draw) {
       for (const k of a.kinds) {
@@ -166,7 +169,47 @@ function drawAnalysis() {
   const draws = a.lines.slice(0, 3).some((l) => l.token === "@");
   $("analysis-kinds").innerHTML = draws && a.kinds.length ? "If drawn: " + a.kinds.map((k) =>
     `<span data-kind="${k.kind}">${GLYPH[k.kind.toUpperCase()]} ${pct(k.chance)} → ${k.searched ? (k.best || "none") : "…"}</span>`).join(" · ") : "";
+  drawProbe(a);
   $("analysis-message").textContent = a.message;
+}
+
+// The list of moves to ask about: rebuilt only when the legal actions
+// change, so that the person's choice stays while the analysis reports.
+function fillProbeList(a) {
+  const list = $("probe-move");
+  const legal = a.over || !a.legal ? [] : a.legal;
+  const key = legal.join(" ");
+  if (list.dataset.legal !== key) {
+    const keep = list.value;
+    list.innerHTML = legal.map((t) => `<option value="${esc(t)}">${esc(actionWord(t))}</option>`).join("");
+    list.dataset.legal = key;
+    if (legal.includes(keep)) list.value = keep;
+  }
+  $("probe-btn").disabled = legal.length === 0;
+}
+
+// "What about this move?": the move asked about beside the engine's
+// best, and how they compare in words.
+function drawProbe(a) {
+  fillProbeList(a);
+  const p = a.probe;
+  const box = $("probe-result");
+  if (!p) { box.innerHTML = ""; return; }
+  const side = sideName(a.side);
+  const lineOf = (label, l) => l
+    ? `<div data-line="${label}">${label} <b>${esc(actionWord(l.token))}</b> ${pct(l.value)} for ${side} <span class="pv">${esc(l.pv)}</span></div>`
+    : "";
+  const asked = `<b>${esc(actionWord(p.token))}</b>`;
+  if (p.status === "failed") {
+    box.innerHTML = `Could not look at ${asked}: ${esc(p.message)}`;
+    return;
+  }
+  const head = p.status === "thinking"
+    ? `Looking at ${asked}…`
+    : p.verdict
+      ? `${asked}: <span class="verdict">${esc(p.verdict)}</span>`
+      : `${asked}: waiting for the analysis's best move…`;
+  box.innerHTML = head + lineOf("this move:", p.line) + lineOf("best:", p.best);
 }
 
 function drawGraph(r) {
@@ -300,6 +343,10 @@ $("hint-btn").addEventListener("click", () => api("/api/hint", {}, "study-messag
 $("analysis-on").addEventListener("change", (ev) => {
   analysisPaused = false;
   api("/api/analysis", { on: ev.target.checked }, "study-message");
+});
+$("probe-btn").addEventListener("click", () => {
+  const token = $("probe-move").value;
+  if (token) api("/api/probe", { token }, "study-message");
 });
 $("review-btn").addEventListener("click", () => {
   const ms = Number($("review-ms").value) || 250;

@@ -27,6 +27,9 @@ pub const HINT_KIND_MOVETIME: u64 = 300;
 pub const ANALYSIS_FIRST_LOOK: u64 = 1500;
 /// How long the analysis searches each kind's placement.
 pub const ANALYSIS_KIND_MOVETIME: u64 = 300;
+/// How long the engine searches an action the person asks about
+/// ("What about this move?"), on top of what the analysis learned of it.
+pub const PROBE_MOVETIME: u64 = 1000;
 /// How many actions the analysis shows.
 pub const ANALYSIS_LINES: u32 = 3;
 /// The `MultiPV` of a review's searches: protocol.md's largest, so that
@@ -68,7 +71,8 @@ pub fn kinds_of(side: Colour, pile: Pile) -> Vec<KindAdvice> {
         .collect()
 }
 
-/// Where a hint stands; the page reads it as a word.
+/// Where a hint, or an action asked about, stands; the page reads it as
+/// a word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HintStatus {
@@ -86,6 +90,8 @@ pub enum HintStatus {
 pub enum StudyJob {
     /// A hint for the person's turn.
     Hint,
+    /// An action the person asked about in the analysis.
+    Probe,
     /// The analysis of the position shown.
     Analysis,
     /// The review of the game.
@@ -156,6 +162,36 @@ impl Line {
     }
 }
 
+/// "What about this move?": one action of the analysed position that the
+/// person asked about, searched alone (`go searchmoves`) so that its
+/// value and line stand beside the analysis's best.
+#[derive(Clone, Debug, Serialize)]
+pub struct Probe {
+    /// The action, as the legal list spells it.
+    pub token: String,
+    /// Its squares, for the table.
+    pub squares: [Option<[i32; 2]>; 2],
+    /// Where it stands.
+    pub status: HintStatus,
+    /// Why it failed, in words.
+    pub message: String,
+    /// Its line, as the engine reports it (updated as it searches).
+    pub line: Option<Line>,
+}
+
+impl Probe {
+    /// An action asked about, not searched yet.
+    pub fn asked(token: &str) -> Probe {
+        Probe {
+            token: token.to_string(),
+            squares: squares(token),
+            status: HintStatus::Thinking,
+            message: String::new(),
+            line: None,
+        }
+    }
+}
+
 /// The analysis of the position shown.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Analysis {
@@ -167,6 +203,8 @@ pub struct Analysis {
     pub lines: Vec<Line>,
     /// When a draw is among them: each kind that may come.
     pub kinds: Vec<KindAdvice>,
+    /// The action asked about in this position, if any.
+    pub probe: Option<Probe>,
     /// The last failure, in words.
     pub message: String,
 }
@@ -185,6 +223,8 @@ impl Analysis {
             self.position = position.to_string();
             self.lines.clear();
             self.kinds.clear();
+            // An action of another position: moot here.
+            self.probe = None;
         }
     }
 }

@@ -5,11 +5,12 @@
 //! (whose player, while a drawn tile waits, is the other side).
 
 use super::clock::Clock;
-use super::game::study::target;
+use super::game::study::{shown_legal, target};
 use super::game::{Engine, EngineStatus, GuiState, Mode};
 use super::notation::{colour_word, squares};
 use super::review::Review;
-use super::study::{referee_at, Hint, KindAdvice, Line, StudyJob};
+use super::study::{referee_at, Hint, HintStatus, KindAdvice, Line, Probe, StudyJob};
+use super::verdict::compare;
 use crate::protocol::client::Info;
 use crate::referee::{Referee, Side};
 use crate::rules::{Colour, Kind, Move, Piece, Position};
@@ -73,6 +74,8 @@ pub struct View {
     pub aborted: bool,
     /// The engine's level, its `Skill` (1 to 6).
     pub level: u8,
+    /// In a clock game, the engine thinks on the person's time.
+    pub ponder: bool,
     /// Hint, analysis, review and cursor (`hint`, `analysis`, `review`,
     /// `cursor`, `study_job` at the top level).
     #[serde(flatten)]
@@ -139,6 +142,7 @@ impl View {
             clock_runs: state.clock_runs(),
             aborted: state.is_aborted(),
             level: state.level,
+            ponder: state.ponder,
             study: StudyView::of(state),
         }
     }
@@ -244,8 +248,48 @@ pub struct AnalysisView {
     pub white: Option<f64>,
     /// White's wins, draws and losses per mille, from the best line.
     pub white_wdl: Option<[u32; 3]>,
+    /// The legal actions there, whoever is to move: what the person may
+    /// ask about.
+    pub legal: Vec<String>,
+    /// The action asked about ("What about this move?"), beside the best.
+    pub probe: Option<ProbeView>,
     /// The last failure, in words.
     pub message: String,
+}
+
+/// An action asked about, as the page shows it beside the best.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProbeView {
+    /// The action asked about, its search and its line.
+    #[serde(flatten)]
+    pub probe: Probe,
+    /// The analysis's best line, to compare with.
+    pub best: Option<Line>,
+    /// Once searched: how it compares with the best, in a player's words
+    /// ("1.2 pawns worse than 0,0-1,0").
+    pub verdict: Option<String>,
+}
+
+impl ProbeView {
+    /// The view of `probe` beside the analysis's `best` line.
+    fn of(probe: &Probe, best: Option<&Line>) -> ProbeView {
+        let verdict = match (&probe.line, best) {
+            (Some(line), Some(best)) if probe.status == HintStatus::Done => {
+                match (line.score, best.score) {
+                    (Some(score), Some(best_score)) => {
+                        Some(compare(&probe.token, score, &best.token, best_score))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        ProbeView {
+            probe: probe.clone(),
+            best: best.cloned(),
+            verdict,
+        }
+    }
 }
 
 /// The position the cursor shows.
@@ -309,6 +353,11 @@ impl StudyView {
         let current = a.position == target.position;
         let lines = if current { a.lines.clone() } else { Vec::new() };
         let best = lines.first();
+        let probe = a
+            .probe
+            .as_ref()
+            .filter(|_| current)
+            .map(|p| ProbeView::of(p, best));
         let white_side = target.side == Colour::White;
         let analysis = AnalysisView {
             on: a.on,
@@ -321,6 +370,8 @@ impl StudyView {
             white_wdl: best
                 .and_then(|l| l.wdl)
                 .map(|[w, d, l]| if white_side { [w, d, l] } else { [l, d, w] }),
+            legal: shown_legal(state),
+            probe,
             lines,
             message: a.message.clone(),
             position: target.position,

@@ -144,6 +144,10 @@ impl Engine {
                 }
             }
             Command::NewGame => {
+                // A ponder of the old game runs on until `stop`, as any
+                // running search does, but `ponderhit` can no longer turn
+                // it into a move: that game is gone.
+                self.ponder = None;
                 self.game = Game::new(Position::startpos());
                 self.pending = None;
                 self.unknown_draw = false;
@@ -235,7 +239,11 @@ impl Engine {
     fn ponderhit(&mut self) {
         let running = self.worker.busy().is_some();
         let Some(mut job) = self.ponder.take().filter(|_| running) else {
-            return error("ponderhit: no ponder search is running");
+            return error(if running {
+                "ponderhit: the search running is no ponder of the current game (ucinewgame ends that); send stop to end it"
+            } else {
+                "ponderhit: no ponder search is running"
+            });
         };
         if job.unknown_draw {
             self.ponder = Some(job);

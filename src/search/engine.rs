@@ -65,6 +65,15 @@ impl Engine {
         result
     }
 
+    /// An engine with nothing kept but this one's pool: a search on it
+    /// leaves this one's tree and table as they are.
+    fn apart(&self) -> Engine {
+        Engine {
+            pool: Mutex::new(lock(&self.pool).clone()),
+            ..Engine::default()
+        }
+    }
+
     /// A pool of `workers` threads, or `None` for none (or if none could
     /// be made: the calling thread then searches alone).
     fn pool(&self, workers: usize) -> Option<Arc<rayon::ThreadPool>> {
@@ -106,8 +115,21 @@ impl Engine {
                     limits: &limits,
                     ..*request
                 };
+                // A level is its node cap. A ponder's tree would be kept
+                // for the search after `ponderhit`, which would then add
+                // its own cap's worth: the level would get stronger by
+                // pondering. So a weak level ponders apart, from nothing
+                // kept and keeping nothing, and after `ponderhit` searches
+                // as `go` would have without the ponder.
+                let apart;
+                let engine = if request.limits.ponder {
+                    apart = self.apart();
+                    &apart
+                } else {
+                    self
+                };
                 let mut last = None;
-                let choice = self.dispatch(&capped, stop, &mut |r: &Report| {
+                let choice = engine.dispatch(&capped, stop, &mut |r: &Report| {
                     last = Some(r.clone());
                     report(r)
                 })?;

@@ -716,3 +716,37 @@ fn a_game_saved_while_played_hides_the_deal() {
         "return document.querySelector('#record').value.includes('\"deal\"');",
     );
 }
+
+/// Issue 56: the new game's "engine thinks on your time" checkbox, off
+/// by default, asks a clock game to ponder, and the game's line on the
+/// page says so; a game with a fixed time per move does not ponder even
+/// when it is ticked.
+#[test]
+fn the_ponder_checkbox_asks_a_clock_game_to_ponder() {
+    ensure_browser();
+    let gui = Gui::start(&["--seed", "5", "--movetime", "200"]);
+    let browser = open(&gui);
+    assert_eq!(
+        browser.read("return document.querySelector('#ponder').checked;"),
+        false
+    );
+    browser.click("#mode option[value=white]");
+    browser.click("#tc option[value='300+3']");
+    browser.click("#new");
+    let state = gui.wait_for(10, "the clock game", |s| s["clock"]["base_ms"] == 300_000);
+    assert_eq!(state["ponder"], false);
+    browser.click("#ponder");
+    browser.click("#new");
+    gui.wait_for(10, "a pondering game", |s| {
+        s["ponder"] == true && s["clock"]["base_ms"] == 300_000
+    });
+    browser.wait(
+        "the game line to say so",
+        "return document.querySelector('#gameinfo').textContent.includes('pondering');",
+    );
+    browser.click("#tc option[value=move]");
+    browser.click("#new");
+    gui.wait_for(10, "a game without a clock", |s| {
+        s["clock"].is_null() && s["ponder"] == false
+    });
+}

@@ -882,3 +882,87 @@ fn the_page_says_why_nothing_happens() {
     show_with(&browser, &json!({"level": 6}));
     assert!(browser.find_all("#level-note:not(.hidden)").is_empty());
 }
+
+/// Issue 56, "What about this move?", clicked as a person would: with
+/// the analysis on, the list offers every legal action of the position
+/// shown; choosing one the analysis does not rank and pressing the
+/// button shows that move's value and line beside the engine's best,
+/// with the difference in words (the server's verdict), and marks the
+/// move on the table in its own colour. Screenshots at 1280×800 and
+/// 390×844.
+#[test]
+fn what_about_this_move_shows_the_move_beside_the_best() {
+    ensure_browser();
+    let (gui, browser) = placed_game(4);
+    browser.click("#analysis-on");
+    let state = wait_state(&gui, 60, "the analysis", |s| {
+        !s["analysis"]["lines"].as_array().unwrap().is_empty()
+    });
+    assert!(
+        legal(&state).len() > 3,
+        "too few actions to ask about: {state}"
+    );
+    page_caught_up(&browser, &gui);
+    let offered = browser
+        .read("return [...document.querySelectorAll('#probe-move option')].map(o => o.value);");
+    assert_eq!(
+        offered,
+        json!(legal(&state)),
+        "the list is not the legal actions"
+    );
+    let ranked: Vec<&str> = state["analysis"]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["token"].as_str().unwrap())
+        .collect();
+    // A tile's step, so that the table shows an arrow for it.
+    let asked = legal(&state)
+        .into_iter()
+        .filter(|t| !ranked.contains(&t.as_str()))
+        .max_by_key(|t| !t.contains('@'))
+        .expect("an action the analysis does not rank");
+    browser.click(&format!("#probe-move option[value=\"{asked}\"]"));
+    browser.click("#probe-btn");
+    // A second's search, but the whole suite shares two cores with its
+    // browsers: once it took over 30 s to come under a load of 18.
+    let state = wait_state(&gui, 60, "the verdict", |s| {
+        s["analysis"]["probe"]["status"] == "done" && s["analysis"]["probe"]["verdict"].is_string()
+    });
+    page_caught_up(&browser, &gui);
+    let probe = &state["analysis"]["probe"];
+    assert_eq!(probe["token"], asked.as_str());
+    let verdict = probe["verdict"].as_str().unwrap();
+    let shown = browser.text("#probe-result");
+    assert!(shown.contains(verdict), "{shown:?} lacks {verdict:?}");
+    let word = |t: &str| {
+        if t == "@" {
+            "draw a tile".to_string()
+        } else {
+            t.to_string()
+        }
+    };
+    assert!(
+        shown.contains(&format!("this move: {}", word(&asked))),
+        "{shown:?}"
+    );
+    let best = probe["best"]["token"].as_str().unwrap();
+    assert!(
+        shown.contains(&format!("best: {}", word(best))),
+        "{shown:?}"
+    );
+    // Each line's value as the server gave it, for the side to move.
+    for line in [&probe["line"], &probe["best"]] {
+        let pct = format!("{:.1}%", 100.0 * line["value"].as_f64().unwrap());
+        assert!(shown.contains(&pct), "{shown:?} lacks {pct}");
+    }
+    assert!(
+        page_marks(&browser)
+            .iter()
+            .any(|m| m["source"] == "probe" && m["token"] == asked.as_str()),
+        "the move asked about is not on the table"
+    );
+    let controls = ["#analysis-on", "#probe-move", "#probe-btn", "#board"];
+    photograph_and_check(&browser, "probe", (1280, 800), &controls, "#board");
+    photograph_and_check(&browser, "probe", (390, 844), &controls, "#analysis");
+}

@@ -5,7 +5,7 @@
 //! too many failures in a row.
 
 use super::process::EngineProcess;
-use super::{play, study};
+use super::{play, ponder, study};
 use crate::gui::game::EngineStatus;
 use crate::gui::shared::Shared;
 use std::sync::Arc;
@@ -51,9 +51,12 @@ pub async fn drive_engine(shared: Arc<Shared>) {
         let Some(running) = engine.as_mut() else {
             continue;
         };
-        // The engine's move first; a study job when it is not needed.
+        // The engine's move first; then a ponder on the person's time,
+        // when the game asked for one; a study job when it is not needed.
         let result = if let Some(job) = play::next(&shared) {
             play::run(&shared, running, &job).await
+        } else if let Some(job) = ponder::next(&shared) {
+            ponder::run(&shared, running, &job).await
         } else if let Some(job) = study::next(&shared) {
             // It answered as the protocol says: it works.
             study::run(&shared, running, job).await.map(|()| true)

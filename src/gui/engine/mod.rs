@@ -1,11 +1,13 @@
 //! The engine, spoken to only through protocol.md: `process` is the child
 //! process and its lines, `search` the one loop that sends a search and
-//! reads it to its `bestmove` (play and study both use it), `play` and
-//! `study` the jobs, and `driver` the task that chooses the next job and
-//! restarts the engine when it fails.
+//! reads it to its `bestmove` (play, ponder and study all use it),
+//! `play`, `ponder` (on the person's time, in a clock game that asks for
+//! it) and `study` the jobs, and `driver` the task that chooses the next
+//! job and restarts the engine when it fails.
 
 mod driver;
 mod play;
+mod ponder;
 mod process;
 mod search;
 mod study;

@@ -2,10 +2,10 @@
 //! game's level and time control, and played through the referee.
 
 use super::process::EngineProcess;
-use super::search::search;
+use super::search::{search, Answer};
 use crate::gui::clock;
 use crate::gui::flags::flag_if_out;
-use crate::gui::game::{EngineStatus, GuiState};
+use crate::gui::game::{EngineStatus, Expected, GuiState};
 use crate::gui::shared::Shared;
 use crate::protocol::client::{setoption, Info};
 use crate::rules::Colour;
@@ -16,10 +16,12 @@ pub(super) struct Job {
     generation: u64,
     /// The moves played by then: an answer to an older turn is dropped.
     moves: usize,
-    /// The `Skill`, `position` and `go` lines. `Skill` is the game's
-    /// level: study jobs set their own, so the engine's remembered value
-    /// is never relied on. `go` gives the clocks, or the move time.
-    lines: [String; 3],
+    /// The `Ponder`, `Skill`, `position` and `go` lines. `Skill` is the
+    /// game's level: study jobs set their own, so the engine's remembered
+    /// value is never relied on. `Ponder` is on when the game ponders, so
+    /// that `bestmove` names the reply to ponder on. `go` gives the
+    /// clocks, or the move time.
+    lines: [String; 4],
     /// The time to think, in milliseconds: the move time, or what is left
     /// on the engine's clock (the deadline counts from it).
     movetime: u64,
@@ -45,6 +47,7 @@ pub(super) fn next(shared: &Shared) -> Option<Job> {
         generation: state.generation,
         moves: state.referee.full_tokens().len(),
         lines: [
+            setoption("Ponder", &ponders(&state).to_string()),
             setoption("Skill", &state.level.to_string()),
             state.referee.position_command(),
             clock::go_command(state.movetime, clock, mover, running),
@@ -88,11 +91,30 @@ pub(super) async fn run(
         report,
     )
     .await?;
-    let Some(token) = answer else {
+    let Some(answer) = answer else {
         return Ok(false);
     };
+    apply(shared, job.generation, job.moves, answer)
+}
+
+/// True when the engine ponders in this game: asked for, and a clock
+/// to gain time on.
+pub(super) fn ponders(state: &GuiState) -> bool {
+    state.ponder && state.clock.is_some()
+}
+
+/// Plays the engine's `answer` to the turn after `moves` answers of game
+/// `generation`, as [`run`] says, and keeps the reply it expects when
+/// the game ponders.
+pub(super) fn apply(
+    shared: &Shared,
+    generation: u64,
+    moves: usize,
+    answer: Answer,
+) -> Result<bool, String> {
+    let Answer { token, reply } = answer;
     let mut state = shared.lock();
-    if state.generation != job.generation || state.referee.full_tokens().len() != job.moves {
+    if state.generation != generation || state.referee.full_tokens().len() != moves {
         return Ok(false);
     }
     if flag_if_out(&mut state) {
@@ -106,6 +128,11 @@ pub(super) async fn run(
         .map_err(|why| format!("illegal answer: {why}"))?;
     state.played(true);
     state.engine.last_move = Some(token);
+    state.engine.expects = reply.filter(|_| ponders(&state)).map(|reply| Expected {
+        generation,
+        moves: state.referee.full_tokens().len(),
+        reply,
+    });
     state.engine.status = EngineStatus::Ready;
     shared.publish(&mut state);
     Ok(true)

@@ -1,8 +1,9 @@
-//! The engine's study jobs: a hint, the analysis, a review's next
-//! decision. The driver runs one when the engine is not needed to play;
-//! a play job always comes first and interrupts a study job with `stop`,
-//! as does a study job of higher rank (hint, then review, then analysis)
-//! or a change that makes the running one moot.
+//! The engine's study jobs: a hint, the analysis, an action asked about
+//! in it, a review's next decision. The driver runs one when the engine
+//! is not needed to play; a play job always comes first and interrupts a
+//! study job with `stop`, as does a study job of higher rank (hint, then
+//! review, then the action asked about, then analysis) or a change that
+//! makes the running one moot.
 //!
 //! Each search sends the options it needs before its `go` — `Skill` at
 //! [`FULL_STRENGTH`] (study is at full strength, whatever level the game is played at) and
@@ -17,8 +18,8 @@ use crate::gui::notation::{squares, with_move};
 use crate::gui::review::{ReviewStatus, Value};
 use crate::gui::shared::Shared;
 use crate::gui::study::{
-    kinds_of, HintStatus, KindAdvice, StudyJob, ANALYSIS_FIRST_LOOK, ANALYSIS_KIND_MOVETIME,
-    ANALYSIS_LINES, HINT_KIND_MOVETIME, HINT_MOVETIME, REVIEW_LINES,
+    kinds_of, HintStatus, KindAdvice, Line, StudyJob, ANALYSIS_FIRST_LOOK, ANALYSIS_KIND_MOVETIME,
+    ANALYSIS_LINES, HINT_KIND_MOVETIME, HINT_MOVETIME, PROBE_MOVETIME, REVIEW_LINES,
 };
 use crate::protocol::client::{setoption, Info};
 use crate::rules::{Colour, Piece, Pile};
@@ -34,6 +35,8 @@ pub(super) enum Job {
         side: Colour,
         pile: Pile,
     },
+    /// An action asked about in the analysed position, searched alone.
+    Probe { position: String, token: String },
     /// The analysis of the position shown, until it is not wanted.
     Analysis {
         position: String,
@@ -55,6 +58,7 @@ impl Job {
     fn kind(&self) -> StudyJob {
         match self {
             Job::Hint { .. } => StudyJob::Hint,
+            Job::Probe { .. } => StudyJob::Probe,
             Job::Analysis { .. } => StudyJob::Analysis,
             Job::Review { .. } => StudyJob::Review,
         }
@@ -85,6 +89,15 @@ fn analysis_wanted(shared: &Shared, state: &GuiState) -> bool {
     state.study.analysis.on && shared.pages.load(std::sync::atomic::Ordering::SeqCst) > 0
 }
 
+/// The action asked about in the analysed position that waits for the
+/// engine, if any.
+fn probe_waits(state: &GuiState) -> Option<&str> {
+    let a = &state.study.analysis;
+    let p = a.probe.as_ref()?;
+    (p.status == HintStatus::Thinking && a.position == target(state).position)
+        .then_some(p.token.as_str())
+}
+
 /// The study job to run now, if the engine is not needed to play.
 pub(super) fn next(shared: &Shared) -> Option<Job> {
     let state = shared.lock();
@@ -111,6 +124,12 @@ pub(super) fn next(shared: &Shared) -> Option<Job> {
         });
     }
     if analysis_wanted(shared, &state) {
+        if let Some(token) = probe_waits(&state) {
+            return Some(Job::Probe {
+                position: state.study.analysis.position.clone(),
+                token: token.to_string(),
+            });
+        }
         let t = target(&state);
         if !t.over {
             return Some(Job::Analysis {
@@ -141,6 +160,7 @@ pub(super) async fn run(
             side,
             pile,
         } => hint(shared, engine, *generation, *at, position, *side, *pile).await,
+        Job::Probe { position, token } => probe(shared, engine, position, token).await,
         Job::Analysis {
             position,
             side,
@@ -163,6 +183,12 @@ pub(super) async fn run(
                 if let Some(h) = state.study.hint.as_mut() {
                     h.status = HintStatus::Failed;
                     h.message = why;
+                }
+            }
+            Job::Probe { .. } => {
+                if let Some(p) = state.study.analysis.probe.as_mut() {
+                    p.status = HintStatus::Failed;
+                    p.message = why;
                 }
             }
             Job::Analysis { .. } => {
@@ -212,28 +238,56 @@ impl Report {
     }
 }
 
-/// One study search at full strength with `multipv` lines: `go
-/// movetime` (or `go infinite` for `None`) through the one [`search`]
-/// loop, then `MultiPV` back to 1. `report` sees every report's lines as
+/// What one study search asks of the engine.
+struct Ask<'a> {
+    /// The `position` command.
+    position: &'a str,
+    /// How many lines to report (`MultiPV`).
+    multipv: u32,
+    /// The one action to search (`go searchmoves`); all when `None`.
+    only: Option<&'a str>,
+    /// `go movetime`, or `go infinite` for `None`.
+    movetime: Option<u64>,
+}
+
+impl<'a> Ask<'a> {
+    /// A search of every action of `position` for `movetime`.
+    fn new(position: &'a str, multipv: u32, movetime: Option<u64>) -> Ask<'a> {
+        Ask {
+            position,
+            multipv,
+            only: None,
+            movetime,
+        }
+    }
+}
+
+/// One study search at full strength, as `ask` says, through the one
+/// [`search`] loop, then `MultiPV` back to 1. `report` sees every report's lines as
 /// they come (it returns true when it changed what the page shows).
 /// Stops the search when `wanted` turns false or the engine is needed to
 /// play, and then gives `None`.
 async fn study_search(
     shared: &Shared,
     engine: &mut EngineProcess,
-    position: &str,
-    multipv: u32,
-    movetime: Option<u64>,
+    ask: Ask<'_>,
     wanted: impl Fn(&GuiState) -> bool,
     mut report: impl FnMut(&mut GuiState, &[Info]) -> bool,
 ) -> Result<Option<Report>, String> {
+    let Ask {
+        position,
+        multipv,
+        only,
+        movetime,
+    } = ask;
     let wanted = |state: &GuiState| !state.engine_to_move() && wanted(state);
     if !wanted(&shared.lock()) {
         return Ok(None);
     }
+    let only = only.map_or(String::new(), |token| format!(" searchmoves {token}"));
     let go = match movetime {
-        Some(ms) => format!("go movetime {ms}"),
-        None => "go infinite".to_string(),
+        Some(ms) => format!("go{only} movetime {ms}"),
+        None => format!("go{only} infinite"),
     };
     let lines = [
         setoption("Skill", &FULL_STRENGTH.to_string()),
@@ -253,7 +307,7 @@ async fn study_search(
     })
     .await?;
     engine.send(&setoption("MultiPV", "1")).await?;
-    Ok(answer.map(|token| Report {
+    Ok(answer.map(|answer| answer.token).map(|token| Report {
         best: (!token.is_empty() && token != "(none)").then_some(token),
         lines: infos,
     }))
@@ -290,11 +344,14 @@ async fn kinds(
 ) -> Result<Option<()>, String> {
     for letter in letters {
         let drawn = with_move(position, &format!("{letter}@"));
-        let Some(report) =
-            study_search(shared, engine, &drawn, 1, Some(movetime), wanted, |_, _| {
-                false
-            })
-            .await?
+        let Some(report) = study_search(
+            shared,
+            engine,
+            Ask::new(&drawn, 1, Some(movetime)),
+            wanted,
+            |_, _| false,
+        )
+        .await?
         else {
             return Ok(None);
         };
@@ -331,9 +388,7 @@ async fn hint(
     let Some(report) = study_search(
         shared,
         engine,
-        position,
-        1,
-        Some(HINT_MOVETIME),
+        Ask::new(position, 1, Some(HINT_MOVETIME)),
         wanted,
         |_, _| false,
     )
@@ -423,6 +478,7 @@ async fn analyse(
         analysis_wanted(shared, state)
             && !hint_waits(state)
             && review_next(state).is_none()
+            && probe_waits(state).is_none()
             && target(state).position == position
     };
     let show = |state: &mut GuiState, lines: &[Info]| {
@@ -437,9 +493,7 @@ async fn analyse(
     let Some(first) = study_search(
         shared,
         engine,
-        position,
-        ANALYSIS_LINES,
-        Some(ANALYSIS_FIRST_LOOK),
+        Ask::new(position, ANALYSIS_LINES, Some(ANALYSIS_FIRST_LOOK)),
         wanted,
         show,
     )
@@ -468,7 +522,72 @@ async fn analyse(
             return Ok(());
         }
     }
-    study_search(shared, engine, position, ANALYSIS_LINES, None, wanted, show).await?;
+    let ask = Ask::new(position, ANALYSIS_LINES, None);
+    study_search(shared, engine, ask, wanted, show).await?;
+    Ok(())
+}
+
+/// "What about this move?": the action asked about, searched alone from
+/// what the analysis learned of it, its line shown as it comes; the page
+/// sets it beside the analysis's best.
+async fn probe(
+    shared: &Shared,
+    engine: &mut EngineProcess,
+    position: &str,
+    token: &str,
+) -> Result<(), String> {
+    let wanted = move |state: &GuiState| {
+        analysis_wanted(shared, state)
+            && !hint_waits(state)
+            && review_next(state).is_none()
+            && state.study.analysis.position == position
+            && probe_waits(state) == Some(token)
+    };
+    let show = |state: &mut GuiState, lines: &[Info]| {
+        let line = lines.first().and_then(Line::of);
+        match state.study.analysis.probe.as_mut() {
+            Some(p) if line.is_some() => {
+                p.line = line;
+                true
+            }
+            _ => false,
+        }
+    };
+    let Some(report) = study_search(
+        shared,
+        engine,
+        Ask {
+            only: Some(token),
+            ..Ask::new(position, 1, Some(PROBE_MOVETIME))
+        },
+        wanted,
+        show,
+    )
+    .await?
+    else {
+        return Ok(());
+    };
+    let mut state = shared.lock();
+    if !wanted(&state) {
+        return Ok(());
+    }
+    let line = report.lines.first().and_then(Line::of);
+    if let Some(p) = state.study.analysis.probe.as_mut() {
+        match report.best {
+            Some(best) if best.eq_ignore_ascii_case(token) && line.is_some() => {
+                p.line = line;
+                p.status = HintStatus::Done;
+            }
+            other => {
+                p.status = HintStatus::Failed;
+                p.message = format!(
+                    "the engine answered '{}', not the move asked about",
+                    other.unwrap_or_else(|| "(none)".into())
+                );
+            }
+        }
+    }
+    shared.publish(&mut state);
     Ok(())
 }
 
@@ -487,9 +606,7 @@ async fn review(
     let Some(report) = study_search(
         shared,
         engine,
-        position,
-        REVIEW_LINES,
-        Some(movetime),
+        Ask::new(position, REVIEW_LINES, Some(movetime)),
         wanted,
         |_, _| false,
     )

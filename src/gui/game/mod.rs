@@ -90,6 +90,21 @@ pub struct Engine {
     pub info_side: Option<Colour>,
     /// Its last move, as it answered it.
     pub last_move: Option<String>,
+    /// The person's reply it expects after that move, for a ponder.
+    pub expects: Option<Expected>,
+}
+
+/// The person's reply the engine expects after its move (`bestmove X
+/// ponder Y`): in a clock game with pondering on, the engine searches
+/// the game with it played on the person's time.
+#[derive(Clone, Debug)]
+pub struct Expected {
+    /// The game's generation when the engine moved.
+    pub generation: u64,
+    /// The answers played then, its move the last.
+    pub moves: usize,
+    /// The reply, as the engine wrote it.
+    pub reply: String,
 }
 
 /// The game and everything around it that the server keeps.
@@ -127,6 +142,9 @@ pub struct GuiState {
     pub clock: Option<Clock>,
     /// The engine's level, sent as `Skill` before each of its searches.
     pub level: u8,
+    /// In a clock game: the engine thinks on the person's time about the
+    /// reply it expects (`go ponder`), as the new game asked.
+    pub ponder: bool,
     /// Hint, analysis, review and the cursor.
     pub study: crate::gui::study::Study,
     /// The side that made no first move in time, once the game was
@@ -156,6 +174,7 @@ impl GuiState {
             turn_start: Instant::now(),
             clock: None,
             level: FULL_STRENGTH,
+            ponder: false,
             study: Default::default(),
             aborted: None,
         }
@@ -291,6 +310,7 @@ impl GuiState {
         self.paused = false;
         self.aborted = None;
         self.engine.last_move = None;
+        self.engine.expects = None;
         self.engine.info = None;
         let played = self.referee.game().moves().len();
         self.engine_moves.truncate(played);

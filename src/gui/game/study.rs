@@ -1,11 +1,12 @@
 //! The page's study requests, as changes of the game's state: a hint for
-//! the person's turn, a review of the game so far, the cursor; and which
-//! game the table shows, which the analysis searches.
+//! the person's turn, an action to ask the analysis about, a review of
+//! the game so far, the cursor; and which game the table shows, which the
+//! analysis searches.
 
 use super::GuiState;
 use crate::gui::refused::{in_range, Refused};
 use crate::gui::review::{Decision, Review, ReviewStatus, Value, REVIEW_MOVETIME_RANGE};
-use crate::gui::study::{referee_at, Hint, HintStatus};
+use crate::gui::study::{referee_at, Hint, HintStatus, Probe};
 use crate::referee::Referee;
 use crate::rules::{Colour, Pile};
 
@@ -48,6 +49,44 @@ pub fn target(state: &GuiState) -> Target {
         pending: r.pending().is_some(),
         over: r.ending().is_some(),
     }
+}
+
+/// The legal actions of the shown game, whoever is to move: what the
+/// person may ask the analysis about.
+pub fn shown_legal(state: &GuiState) -> Vec<String> {
+    let r = shown(state);
+    if r.ending().is_some() {
+        return Vec::new();
+    }
+    r.legal_tokens()
+}
+
+/// "What about this move?": asks the analysis to search `token`, an
+/// action of the shown position, beside its best. Asked again while it
+/// stands, it changes nothing.
+pub fn ask_probe(state: &mut GuiState, token: &str) -> Result<(), Refused> {
+    if !state.study.analysis.on {
+        return Err("turn the analysis on to ask about a move".into());
+    }
+    let t = target(state);
+    if t.over {
+        return Err("the game is over in the position shown".into());
+    }
+    let legal = shown_legal(state);
+    let Some(token) = legal.iter().find(|l| l.eq_ignore_ascii_case(token.trim())) else {
+        return Err(format!(
+            "'{token}' is not a legal action in the position shown"
+        ));
+    };
+    let a = &mut state.study.analysis;
+    a.at(&t.position);
+    if let Some(p) = &a.probe {
+        if p.token == *token && p.status != HintStatus::Failed {
+            return Ok(());
+        }
+    }
+    a.probe = Some(Probe::asked(token));
+    Ok(())
 }
 
 /// Asks for a hint for the person's turn.

@@ -72,6 +72,10 @@ struct NewRequest {
     /// A clock game; absent, the engine has a fixed time per move.
     clock: Option<ClockRequest>,
     level: Option<u8>,
+    /// In a clock game, the engine thinks on the person's time; off when
+    /// absent.
+    #[serde(default)]
+    ponder: bool,
 }
 
 /// A move time the page may ask for, or why not.
@@ -89,6 +93,7 @@ async fn post_new(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
         let level = request.level.map(check_level).transpose()?;
         state.clock = clock;
         state.level = level.unwrap_or(state.level);
+        state.ponder = request.ponder;
         state.new_game(request.mode, movetime, request.seed);
         Ok(())
     })

@@ -43,6 +43,10 @@ struct SetupRequest {
     clock: Option<ClockRequest>,
     /// The engine's level; absent, the level as it stands.
     level: Option<u8>,
+    /// In a clock game, the engine thinks on the person's time, as for
+    /// `POST /api/new`; off when absent.
+    #[serde(default)]
+    ponder: bool,
 }
 
 /// `POST /api/setup`: a new game from a set-up position, with the time
@@ -56,6 +60,7 @@ async fn post_setup(State(shared): State<Arc<Shared>>, body: Bytes) -> Response 
         let level = request.level.map(check_level).transpose()?;
         state.new_game_from(start, request.mode, request.seed, clock)?;
         state.level = level.unwrap_or(state.level);
+        state.ponder = request.ponder;
         Ok(())
     })
 }

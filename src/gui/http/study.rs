@@ -1,10 +1,10 @@
-//! The study routes: a hint, the analysis on or off, a review, and the
-//! cursor. Each asks the game for the change (`game::study`); the engine
+//! The study routes: a hint, the analysis on or off, an action to ask
+//! the analysis about, a review, and the cursor. Each asks the game for the change (`game::study`); the engine
 //! driver runs the searches.
 
 use super::reply::change;
 use super::request::parse;
-use crate::gui::game::study::{ask_hint, set_cursor, start_review};
+use crate::gui::game::study::{ask_hint, ask_probe, set_cursor, start_review};
 use crate::gui::review::REVIEW_MOVETIME;
 use crate::gui::shared::Shared;
 use crate::gui::study::decision_of_ply;
@@ -21,6 +21,7 @@ pub(super) fn router() -> Router<Arc<Shared>> {
     Router::new()
         .route("/api/hint", post(post_hint))
         .route("/api/analysis", post(post_analysis))
+        .route("/api/probe", post(post_probe))
         .route("/api/review", post(post_review))
         .route("/api/cursor", post(post_cursor))
 }
@@ -54,6 +55,21 @@ async fn post_analysis(State(shared): State<Arc<Shared>>, body: Bytes) -> Respon
         state.study.analysis.on = request.on;
         state.study.analysis.message.clear();
         Ok(())
+    })
+}
+
+/// The body of `POST /api/probe`: the action to ask about.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProbeRequest {
+    token: String,
+}
+
+/// `POST /api/probe`: "What about this move?" in the analysed position.
+async fn post_probe(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
+    change(&shared, |state| {
+        let request: ProbeRequest = parse(&body)?;
+        ask_probe(state, &request.token)
     })
 }
 
