@@ -24,6 +24,8 @@
 //! held at the weights in use. `--hold=I,J` keeps features I and J at
 //! the weights in use (the queen on the table, say) and fits the rest.
 //! `--l2=X` sets the ridge penalty on the weights (default 1e-9).
+//! `--ablate` also fits the rich terms less each of their groups (the
+//! distances, the holding tiles), to tell what each adds.
 
 use chex::referee::{PositionSample, SKIP_PLIES};
 use chex::rules::{Colour, Position};
@@ -44,6 +46,7 @@ struct Options {
     hold: Vec<usize>,
     valid_every: u64,
     l2: f64,
+    ablate: bool,
     files: Vec<String>,
 }
 
@@ -156,6 +159,23 @@ fn report(options: &Options, split: &Split) {
         "rich terms fitted: {}",
         losses(&split.training, &split.validation, &rich_fit)
     );
+    if options.ablate {
+        // Each group of the rich terms left out in turn (held at zero):
+        // what each adds to the plain terms on the same positions.
+        let groups = [
+            ("distances", rich::near_index(0, 0, 0)..rich::held_index(0)),
+            ("holding tiles", rich::held_index(0)..rich::COUNT),
+        ];
+        for (group, range) in groups {
+            let mut free = free(rich::COUNT);
+            free[range.clone()].fill(false);
+            let w = fit(&split.training, &rich_start, &free, options.l2);
+            println!(
+                "rich terms without the {group}: {}",
+                losses(&split.training, &split.validation, &w)
+            );
+        }
+    }
     println!("\nplain terms refitted:");
     for (term, w) in Term::ALL.iter().zip(&plain) {
         println!("    (Term::{term:?}, {}),", w.round() as i64);
@@ -180,9 +200,14 @@ fn parse_options() -> Result<Options, String> {
         hold: Vec::new(),
         valid_every: 5,
         l2: 1e-9,
+        ablate: false,
         files,
     };
     for flag in &flags {
+        if flag == "--ablate" {
+            options.ablate = true;
+            continue;
+        }
         let (name, value) = flag
             .split_once('=')
             .ok_or_else(|| format!("option {flag} wants a value"))?;
@@ -216,7 +241,7 @@ fn parse_options() -> Result<Options, String> {
     }
     if options.files.is_empty() {
         return Err("usage: fit_eval [--without=I,J] [--only=I,J] [--hold=I,J] \
-             [--valid-every=K] [--l2=X] RECORDS.jsonl[.gz]|POSITIONS.jsonl..."
+             [--valid-every=K] [--l2=X] [--ablate] RECORDS.jsonl[.gz]|POSITIONS.jsonl..."
             .to_string());
     }
     Ok(options)

@@ -190,7 +190,7 @@ impl Position {
     /// so it cannot step away, only capture onto a square that joins the
     /// parts again. For the evaluation, which wants it cheap: the ring
     /// test where the table has no holes (exact there), the depth-first
-    /// search only where it has.
+    /// search, once for every tile, where it has.
     pub fn held_counts(&self) -> [[u8; 6]; 2] {
         let held = if self.without_holes() {
             let mut held = TileSet::EMPTY;

@@ -92,31 +92,41 @@ impl RichTerms {
     pub fn of(pos: &Position) -> RichTerms {
         let mut t = [0; COUNT];
         t[..Term::COUNT].copy_from_slice(&Terms::of(pos).counts());
-        let us = pos.side_to_move();
-        let kings = Colour::ALL.map(|c| pos.king_square(c));
-        for tile in pos.table_tiles() {
-            let Some(k) = kind_offset(tile.piece.kind) else {
-                continue;
-            };
-            let colour = tile.piece.colour;
-            let sign = if colour == us { 1 } else { -1 };
-            for (king, whose) in [(0, colour), (1, colour.opposite())] {
-                if let Some(square) = kings[whose.index()] {
-                    let d = (square.x - tile.square.x)
-                        .abs()
-                        .max((square.y - tile.square.y).abs());
-                    let bucket = (d.clamp(1, DISTANCE_BUCKETS as i32) - 1) as usize;
-                    t[near_index(k, king, bucket)] += sign;
-                }
+        each_extra(pos, |index, count| t[index] += count);
+        RichTerms(t)
+    }
+}
+
+/// Calls `add` with the index and count of every extra term's share of
+/// `pos` for the side to move (a term may come more than once: its count
+/// is the sum). The evaluation adds weights and the fitting tool counts
+/// through this one walk, so the two cannot disagree.
+#[inline(always)]
+fn each_extra(pos: &Position, mut add: impl FnMut(usize, i32)) {
+    let us = pos.side_to_move();
+    let kings = Colour::ALL.map(|c| pos.king_square(c));
+    for tile in pos.table_tiles() {
+        let Some(k) = kind_offset(tile.piece.kind) else {
+            continue;
+        };
+        let colour = tile.piece.colour;
+        let sign = if colour == us { 1 } else { -1 };
+        for (king, whose) in [(0, colour), (1, colour.opposite())] {
+            if let Some(square) = kings[whose.index()] {
+                let d = (square.x - tile.square.x)
+                    .abs()
+                    .max((square.y - tile.square.y).abs());
+                let bucket = (d.clamp(1, DISTANCE_BUCKETS as i32) - 1) as usize;
+                add(near_index(k, king, bucket), sign);
             }
         }
-        let held = pos.held_counts();
-        let them = us.opposite();
-        for (k, kind) in KINDS.into_iter().enumerate() {
-            t[held_index(k)] = i32::from(held[us.index()][kind.index()])
-                - i32::from(held[them.index()][kind.index()]);
-        }
-        RichTerms(t)
+    }
+    let held = pos.held_counts();
+    let them = us.opposite();
+    for (k, kind) in KINDS.into_iter().enumerate() {
+        let count =
+            i32::from(held[us.index()][kind.index()]) - i32::from(held[them.index()][kind.index()]);
+        add(held_index(k), count);
     }
 }
 
@@ -158,8 +168,10 @@ impl Evaluator for Rich {
     type Memory = ();
 
     fn centipawns_with(&self, pos: &Position, _: &mut ()) -> i32 {
-        let counts = RichTerms::of(pos).counts();
-        counts.iter().zip(&RICH_FITTED).map(|(c, w)| c * w).sum()
+        let plain = Terms::of(pos).counts();
+        let mut sum: i32 = plain.iter().zip(&RICH_FITTED).map(|(c, w)| c * w).sum();
+        each_extra(pos, |index, count| sum += RICH_FITTED[index] * count);
+        sum
     }
 }
 
@@ -288,6 +300,17 @@ mod tests {
         assert_eq!(t[held_index(pawn)], 2 - 1);
         // The plain terms come first, as the plain evaluation counts them.
         assert_eq!(t[..Term::COUNT], Terms::of(&pos).counts());
+    }
+
+    #[test]
+    fn the_evaluation_is_the_weighted_sum_of_the_counts() {
+        // The evaluation adds weights without counting the terms: it
+        // must be the sum the fit weighed.
+        for pos in random_positions(41, 6) {
+            let t = RichTerms::of(&pos).counts();
+            let sum: i32 = t.iter().zip(&RICH_FITTED).map(|(c, w)| c * w).sum();
+            assert_eq!(Rich.centipawns(&pos), sum, "{pos}");
+        }
     }
 
     #[test]
