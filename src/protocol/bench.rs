@@ -9,6 +9,7 @@
 
 use crate::rules::Position;
 use crate::search::eval::net::Net;
+use crate::search::eval::rich::Rich;
 use crate::search::eval::{Evaluation, HandMade};
 use crate::search::{self, Params};
 
@@ -79,15 +80,27 @@ pub fn bench_lines(
             "search iterations/s, 1 thread, shipped net: {with_net:.0} ({:.2}x)",
             with_net / one
         ));
+        let rich = Params {
+            evaluation: Evaluation::Rich,
+            ..params(1)
+        };
+        let (n, t) = crate::bench::search_speed(&rich, search_nodes);
+        let with_rich = n as f64 / t.as_secs_f64().max(1e-9);
+        emit(&format!(
+            "search iterations/s, 1 thread, rich evaluation: {with_rich:.0} ({:.2}x)",
+            with_rich / one
+        ));
         let per_second = |(n, t): (u64, std::time::Duration)| n as f64 / t.as_secs_f64().max(1e-9);
         let hand = per_second(crate::bench::evaluation_speed(&HandMade, EVALUATION_ROUNDS));
         let net = per_second(crate::bench::evaluation_speed(
             Net::shipped().as_ref(),
             EVALUATION_ROUNDS,
         ));
+        let rich = per_second(crate::bench::evaluation_speed(&Rich, EVALUATION_ROUNDS));
         emit(&format!(
-            "static evaluations/s: hand-made {hand:.0}, shipped net {net:.0} ({:.2}x)",
-            net / hand
+            "static evaluations/s: hand-made {hand:.0}, shipped net {net:.0} ({:.2}x), rich {rich:.0} ({:.2}x)",
+            net / hand,
+            rich / hand
         ));
     }
     format!("playout plies/s: {}", report.plies_per_second())

@@ -119,9 +119,10 @@ impl OptionSpec {
     }
 }
 
-/// The values of the `Evaluation` option: the hand-made evaluation, or
-/// the net (the shipped one, or the one `EvalFile` loaded).
-const EVALUATIONS: [&str; 2] = ["hand", "net"];
+/// The values of the `Evaluation` option: the hand-made evaluation, its
+/// richer variant, or the net (the shipped one, or the one `EvalFile`
+/// loaded).
+const EVALUATIONS: [&str; 3] = ["hand", "net", "rich"];
 
 /// `EvalFile`: loads the net at `path` (docs/net.md) for `Evaluation
 /// net`, and puts it to use at once if that is the evaluation chosen;
@@ -135,20 +136,21 @@ fn load_net(o: &mut Options, path: &str) -> Result<(), String> {
         let net = Net::from_bytes(&bytes).map_err(|e| format!("option EvalFile: '{path}': {e}"))?;
         Arc::new(net)
     };
-    if o.params.evaluation != Evaluation::HandMade {
+    if matches!(o.params.evaluation, Evaluation::Net(_)) {
         o.params.evaluation = Evaluation::Net(o.net.clone());
     }
     Ok(())
 }
 
-/// `Evaluation`: `hand` or `net`.
+/// `Evaluation`: `hand`, `net` or `rich`.
 fn choose_evaluation(o: &mut Options, value: &str) -> Result<(), String> {
     o.params.evaluation = match value.to_ascii_lowercase().as_str() {
         "hand" => Evaluation::HandMade,
         "net" => Evaluation::Net(o.net.clone()),
+        "rich" => Evaluation::Rich,
         _ => {
             return Err(format!(
-                "option Evaluation takes hand or net, not '{value}'"
+                "option Evaluation takes hand, net or rich, not '{value}'"
             ))
         }
     };
@@ -495,6 +497,22 @@ mod tests {
             assert!(o.set(name, value).is_err(), "{name} {value:?}");
         }
         assert_eq!(o, before, "a refused setoption changes nothing");
+    }
+
+    #[test]
+    fn evaluation_rich_is_chosen_and_kept_when_a_net_loads() {
+        let mut o = Options::default();
+        assert_eq!(o.params.evaluation, Evaluation::HandMade, "the default");
+        o.set("Evaluation", Some("rich")).unwrap();
+        assert_eq!(o.params.evaluation, Evaluation::Rich);
+        // Loading a net puts it to use only under `Evaluation net`.
+        o.set("EvalFile", Some(EMPTY)).unwrap();
+        assert_eq!(o.params.evaluation, Evaluation::Rich);
+        o.set("Evaluation", Some("net")).unwrap();
+        assert!(matches!(o.params.evaluation, Evaluation::Net(_)));
+        o.set("Evaluation", Some("HAND")).unwrap();
+        assert_eq!(o.params.evaluation, Evaluation::HandMade);
+        assert!(o.set("Evaluation", Some("fitted")).is_err());
     }
 
     #[test]

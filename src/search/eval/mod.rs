@@ -4,16 +4,21 @@
 //! in for the hand-made [`HandMade`] without a change to them.
 //!
 //! - [`terms`]: what the hand-made evaluation counts, each term named;
-//! - [`weights`]: the centipawns each count is worth, fitted to games;
+//! - [`weights`]: the centipawns each count is worth, fitted to games
+//!   by the regression in [`fit`];
+//! - [`rich`]: a richer hand-made evaluation, the terms by where each
+//!   kind stands from the kings and which tiles hold the table together;
 //! - [`net`]: a learned evaluation (docs/net.md);
-//! - [`Evaluation`]: which of the two a search uses (the `Evaluation`
+//! - [`Evaluation`]: which of them a search uses (the `Evaluation`
 //!   and `EvalFile` options); the hand-made one by default;
 //! - [`playout`]: the cruder material-and-pressure judgement of playouts
 //!   cut short by their cap.
 
 mod choice;
+pub mod fit;
 pub mod net;
 pub mod playout;
+pub mod rich;
 pub mod terms;
 pub mod weights;
 

@@ -1,0 +1,343 @@
+//! A richer hand-made evaluation (`Evaluation rich`): the terms of
+//! [`super::terms`] and, for each kind with a material value, where its
+//! tiles stand by the kings and how many of them hold the table
+//! together. Each count is, as there, the side to move's less the
+//! opponent's, and the weights are fitted to game results by
+//! `examples/fit_eval.rs` like the plain evaluation's.
+
+use super::terms::{Term, Terms};
+use super::Evaluator;
+use crate::rules::{Colour, Kind, Position};
+
+/// The kinds the extra terms count, in the order of their indices: the
+/// king is left out, for its place is the other terms' business.
+pub const KINDS: [Kind; 5] = [
+    Kind::Queen,
+    Kind::Rook,
+    Kind::Bishop,
+    Kind::Knight,
+    Kind::Pawn,
+];
+
+/// How many distance buckets a tile's distance to a king falls into:
+/// one, two, three, and four squares or more (Chebyshev distance, the
+/// king's own steps).
+pub const DISTANCE_BUCKETS: usize = 4;
+
+/// The kings a tile's distance is measured to: its own side's, then the
+/// other side's.
+pub const KINGS: usize = 2;
+
+/// Index of the first distance term.
+const FIRST_NEAR: usize = Term::COUNT;
+
+/// Index of the first holding term.
+const FIRST_HELD: usize = FIRST_NEAR + KINDS.len() * KINGS * DISTANCE_BUCKETS;
+
+/// How many terms the rich evaluation counts: the plain ones, the
+/// distances of each kind to each king in buckets, and the holding tiles
+/// of each kind.
+pub const COUNT: usize = FIRST_HELD + KINDS.len();
+
+/// The index of the term counting tiles of `KINDS[kind]` at `bucket`
+/// from a king (`king` 0: their own side's, 1: the other side's).
+pub const fn near_index(kind: usize, king: usize, bucket: usize) -> usize {
+    FIRST_NEAR + (king * KINDS.len() + kind) * DISTANCE_BUCKETS + bucket
+}
+
+/// The index of the term counting the tiles of `KINDS[kind]` that hold
+/// the table together.
+pub const fn held_index(kind: usize) -> usize {
+    FIRST_HELD + kind
+}
+
+/// The name of the term at `index`, for people (the fitting tool's
+/// report); empty past [`COUNT`].
+pub fn name(index: usize) -> String {
+    let kind_name = |k: usize| format!("{:?}", KINDS[k]).to_lowercase();
+    if index < Term::COUNT {
+        Term::ALL[index].name().to_string()
+    } else if index < FIRST_HELD {
+        let i = index - FIRST_NEAR;
+        let (king, rest) = (
+            i / (KINDS.len() * DISTANCE_BUCKETS),
+            i % (KINDS.len() * DISTANCE_BUCKETS),
+        );
+        let (kind, bucket) = (rest / DISTANCE_BUCKETS, rest % DISTANCE_BUCKETS);
+        let whose = ["own", "enemy"][king];
+        let distance = if bucket + 1 == DISTANCE_BUCKETS {
+            format!("{}+", bucket + 1)
+        } else {
+            format!("{}", bucket + 1)
+        };
+        format!("{} at {distance} from the {whose} king", kind_name(kind))
+    } else if index < COUNT {
+        format!("{} holding the table", kind_name(index - FIRST_HELD))
+    } else {
+        String::new()
+    }
+}
+
+/// The counts of every rich term for one position and side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RichTerms([i32; COUNT]);
+
+impl RichTerms {
+    /// The counts, the plain terms first in the order of [`Term::ALL`].
+    pub const fn counts(&self) -> [i32; COUNT] {
+        self.0
+    }
+
+    /// The terms of `pos`, for the side to move.
+    pub fn of(pos: &Position) -> RichTerms {
+        let mut t = [0; COUNT];
+        t[..Term::COUNT].copy_from_slice(&Terms::of(pos).counts());
+        each_extra(pos, |index, count| t[index] += count);
+        RichTerms(t)
+    }
+}
+
+/// Calls `add` with the index and count of every extra term's share of
+/// `pos` for the side to move (a term may come more than once: its count
+/// is the sum). The evaluation adds weights and the fitting tool counts
+/// through this one walk, so the two cannot disagree.
+#[inline(always)]
+fn each_extra(pos: &Position, mut add: impl FnMut(usize, i32)) {
+    let us = pos.side_to_move();
+    let kings = Colour::ALL.map(|c| pos.king_square(c));
+    for tile in pos.table_tiles() {
+        let Some(k) = kind_offset(tile.piece.kind) else {
+            continue;
+        };
+        let colour = tile.piece.colour;
+        let sign = if colour == us { 1 } else { -1 };
+        for (king, whose) in [(0, colour), (1, colour.opposite())] {
+            if let Some(square) = kings[whose.index()] {
+                let d = (square.x - tile.square.x)
+                    .abs()
+                    .max((square.y - tile.square.y).abs());
+                let bucket = (d.clamp(1, DISTANCE_BUCKETS as i32) - 1) as usize;
+                add(near_index(k, king, bucket), sign);
+            }
+        }
+    }
+    let held = pos.held_counts();
+    let them = us.opposite();
+    for (k, kind) in KINDS.into_iter().enumerate() {
+        let count =
+            i32::from(held[us.index()][kind.index()]) - i32::from(held[them.index()][kind.index()]);
+        add(held_index(k), count);
+    }
+}
+
+/// The place of `kind` in [`KINDS`], `None` for the king.
+const fn kind_offset(kind: Kind) -> Option<usize> {
+    match kind {
+        Kind::King => None,
+        Kind::Queen => Some(0),
+        Kind::Rook => Some(1),
+        Kind::Bishop => Some(2),
+        Kind::Knight => Some(3),
+        Kind::Pawn => Some(4),
+    }
+}
+
+/// The rich evaluation's weights in centipawns, in the order of
+/// [`RichTerms::counts`]: every term fitted at once on the self-play
+/// corpus (`examples/fit_eval.rs`, the training 4/5 of its games). A
+/// tile's worth on the table is its material weight plus those of its
+/// two distances, so the material weights alone read high.
+#[rustfmt::skip]
+pub const RICH_FITTED: [i32; COUNT] = [
+    // The plain terms, in the order of `Term::ALL`.
+    3, 441, 371, 288, 259, 85, 484, 369, 317, 278, 184, -11, 17, -14, -32, 66, 1, 67, -262, -35,
+    // Queen, rook, bishop, knight, pawn at 1, 2, 3, 4+ from their own king.
+    17, -12, 25, -68, -23, -50, -34, -57, -28, -16, 2, -45, -2, -18, -8, -38, 4, 1, 14, -5,
+    // The same from the enemy king.
+    130, 32, -10, -19, -6, -58, -81, -83, -1, -3, 10, -10, -18, 9, -42, -53, -39, -35, -41, -53,
+    // Queen, rook, bishop, knight, pawn holding the table together.
+    -166, -126, -127, -114, -12,
+];
+
+/// The rich evaluation: the weighted sum of the [`RichTerms`] by
+/// [`RICH_FITTED`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rich;
+
+impl Evaluator for Rich {
+    type Memory = ();
+
+    fn centipawns_with(&self, pos: &Position, _: &mut ()) -> i32 {
+        let plain = Terms::of(pos).counts();
+        let mut sum: i32 = plain.iter().zip(&RICH_FITTED).map(|(c, w)| c * w).sum();
+        each_extra(pos, |index, count| sum += RICH_FITTED[index] * count);
+        sum
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Sampler, Turn};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// `pos` with the colours swapped and the table mirrored top to
+    /// bottom, so that pawns still walk towards the other side: the same
+    /// position for the other side.
+    fn flipped(pos: &Position) -> Position {
+        let text = pos.to_string();
+        let fields: Vec<&str> = text.split(' ').collect();
+        let swap = |s: &str| -> String {
+            s.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        };
+        let tiles = if fields[0] == "-" {
+            "-".to_string()
+        } else {
+            fields[0]
+                .split('/')
+                .map(|tile| {
+                    let (piece, rest) = tile.split_at(1);
+                    let moved = rest.ends_with('*');
+                    let square = rest.trim_end_matches('*');
+                    let (x, y) = square.split_once(',').unwrap();
+                    let y: i64 = y.parse().unwrap();
+                    format!("{}{x},{}{}", swap(piece), -y, if moved { "*" } else { "" })
+                })
+                .collect::<Vec<_>>()
+                .join("/")
+        };
+        let side = if fields[1] == "w" { "b" } else { "w" };
+        let (white, black) = fields[2].split_once('/').unwrap();
+        let piles = format!("{}/{}", swap(black), swap(white));
+        format!("{tiles} {side} {piles} {} {}", fields[3], fields[4])
+            .parse()
+            .unwrap()
+    }
+
+    /// Positions of random games, each after a random turn.
+    fn random_positions(seed: u64, games: usize) -> Vec<Position> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut positions = Vec::new();
+        for _ in 0..games {
+            let mut pos = Position::startpos();
+            for _ in 0..120 {
+                let Turn::Play(mv) = Sampler::new().uniform_turn(&mut pos, &mut rng) else {
+                    break;
+                };
+                pos.make(mv);
+                positions.push(pos.clone());
+            }
+        }
+        positions
+    }
+
+    #[test]
+    fn every_term_has_its_own_index_and_name() {
+        let mut names: Vec<String> = (0..COUNT).map(name).collect();
+        assert!(names.iter().all(|n| !n.is_empty()));
+        assert_eq!(name(near_index(0, 1, 0)), "queen at 1 from the enemy king");
+        assert_eq!(name(near_index(4, 0, 3)), "pawn at 4+ from the own king");
+        assert_eq!(name(held_index(2)), "bishop holding the table");
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), COUNT);
+    }
+
+    #[test]
+    fn the_terms_are_the_same_for_the_other_side_in_the_mirrored_position() {
+        // Every term is the side to move's less the other's: swapping
+        // the colours (and mirroring, for the pawns) must give the same
+        // counts, and a term that mixed up whose king or whose tile it
+        // counts would not.
+        let positions = random_positions(31, 12);
+        let mut nonzero = [0; COUNT];
+        for pos in &positions {
+            let t = RichTerms::of(pos).counts();
+            assert_eq!(RichTerms::of(&flipped(pos)).counts(), t, "{pos}");
+            for (n, c) in nonzero.iter_mut().zip(t) {
+                *n += usize::from(c != 0);
+            }
+        }
+        // The test means something only if the terms are seen.
+        for (i, n) in nonzero.iter().enumerate().skip(1) {
+            assert!(*n > 0, "{} never set", name(i));
+        }
+    }
+
+    #[test]
+    fn the_terms_count_each_tile_by_its_distance_to_each_king() {
+        // White: king 0,0, queen 1,0, pawn 0,-3 (three below its king,
+        // four from Black's); Black: king 0,2 (two from the queen, one
+        // from its own pawn 0,1), pawn 0,1 holds the kings' halves
+        // together.
+        let pos: Position =
+            "P0,-3/P0,-2/P0,-1/K0,0/Q1,0/p0,1/k0,2 w RRBBNNPPPPP/qrrbbnnppppppp 0 5"
+                .parse()
+                .unwrap();
+        let t = RichTerms::of(&pos).counts();
+        let (queen, pawn) = (0, 4);
+        assert_eq!(t[near_index(queen, 0, 0)], 1, "queen beside her king");
+        assert_eq!(t[near_index(queen, 1, 1)], 1, "queen two from Black's king");
+        // White's pawns are 1, 2, 3 from their king; Black's one from its.
+        assert_eq!(t[near_index(pawn, 0, 0)], 1 - 1);
+        assert_eq!(t[near_index(pawn, 0, 1)], 1);
+        assert_eq!(t[near_index(pawn, 0, 2)], 1);
+        // From Black's king: White's pawns 3, 4 and 5 squares; from
+        // White's king, Black's pawn is one.
+        assert_eq!(t[near_index(pawn, 1, 0)], -1);
+        assert_eq!(t[near_index(pawn, 1, 2)], 1);
+        assert_eq!(t[near_index(pawn, 1, 3)], 2);
+        // The pawns 0,-2 and 0,-1 and Black's 0,1 hold the column.
+        assert_eq!(t[held_index(pawn)], 2 - 1);
+        // The plain terms come first, as the plain evaluation counts them.
+        assert_eq!(t[..Term::COUNT], Terms::of(&pos).counts());
+    }
+
+    #[test]
+    fn the_evaluation_is_the_weighted_sum_of_the_counts() {
+        // The evaluation adds weights without counting the terms: it
+        // must be the sum the fit weighed.
+        for pos in random_positions(41, 6) {
+            let t = RichTerms::of(&pos).counts();
+            let sum: i32 = t.iter().zip(&RICH_FITTED).map(|(c, w)| c * w).sum();
+            assert_eq!(Rich.centipawns(&pos), sum, "{pos}");
+        }
+    }
+
+    #[test]
+    fn a_tile_on_the_table_is_worth_its_kind_wherever_it_stands() {
+        // A tile's worth on the table is its material weight plus its two
+        // distance weights. Wherever it stands, a queen must outweigh a
+        // rook, a rook or a minor piece a pawn, and every tile something:
+        // weights pasted out of order, or with a sign lost, would not.
+        let worth = |k: usize, own: usize, enemy: usize| {
+            RICH_FITTED[Term::QueenOnTable.index() + k]
+                + RICH_FITTED[near_index(k, 0, own)]
+                + RICH_FITTED[near_index(k, 1, enemy)]
+        };
+        let range = |k: usize| {
+            let all = (0..DISTANCE_BUCKETS)
+                .flat_map(|own| (0..DISTANCE_BUCKETS).map(move |enemy| worth(k, own, enemy)));
+            (all.clone().min().unwrap(), all.max().unwrap())
+        };
+        let (queen, rook, pawn) = (range(0), range(1), range(4));
+        assert!(queen.0 > rook.1, "queen {queen:?}, rook {rook:?}");
+        for minor in [1, 2, 3] {
+            assert!(
+                range(minor).0 > pawn.1,
+                "{:?} against pawn {pawn:?}",
+                KINDS[minor]
+            );
+        }
+        assert!(pawn.0 > 0, "pawn {pawn:?}");
+    }
+}
