@@ -104,18 +104,25 @@ impl RichTerms {
 #[inline(always)]
 fn each_extra(pos: &Position, mut add: impl FnMut(usize, i32)) {
     let us = pos.side_to_move();
-    let kings = Colour::ALL.map(|c| pos.king_square(c));
-    for tile in pos.table_tiles() {
-        let Some(k) = kind_offset(tile.piece.kind) else {
-            continue;
-        };
-        let colour = tile.piece.colour;
+    let columns = pos.slot_columns();
+    for colour in Colour::ALL {
         let sign = if colour == us { 1 } else { -1 };
+        // Slots 0-15 hold White's tiles, 16-31 Black's.
+        let tiles = columns.present & (0xFFFF << (16 * colour.index()));
         for (king, whose) in [(0, colour), (1, colour.opposite())] {
-            if let Some(square) = kings[whose.index()] {
-                let d = (square.x - tile.square.x)
+            let Some(square) = pos.king_square(whose) else {
+                continue;
+            };
+            let mut left = tiles;
+            while left != 0 {
+                let slot = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let Some(k) = kind_offset(columns.kinds[slot]) else {
+                    continue;
+                };
+                let d = (square.x - columns.xs[slot])
                     .abs()
-                    .max((square.y - tile.square.y).abs());
+                    .max((square.y - columns.ys[slot]).abs());
                 let bucket = (d.clamp(1, DISTANCE_BUCKETS as i32) - 1) as usize;
                 add(near_index(k, king, bucket), sign);
             }
