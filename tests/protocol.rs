@@ -1867,6 +1867,62 @@ fn eval_takes_the_evaluation_apart() {
     e.quit();
 }
 
+/// Under `Evaluation rich`, `eval` takes the rich evaluation apart: its
+/// 65 terms, each count by rich weight, add up to it, and the static
+/// score is its own.
+#[test]
+fn eval_takes_the_rich_evaluation_apart() {
+    use chex::search::eval::rich::{self, Rich, RichTerms, RICH_FITTED};
+    use chex::search::eval::terms::Term;
+    use chex::search::eval::Evaluator;
+    use chex::search::score::{centipawns_of_expected, expected_result};
+    let fen = "p-1,1/K0,0/p0,1/q1,2/P0,-1 w QRRBBNNPPPPPPP/krrbbnnpppppp 0 4";
+    let pos: Position = fen.parse().unwrap();
+    let mut e = Engine::start();
+    e.expect_silent("setoption name Evaluation value rich");
+    e.expect_silent(&format!("position fen {fen}"));
+    let out = e.command("eval");
+    assert_eq!(out.len(), rich::COUNT + 5, "{out:#?}");
+    let counts = RichTerms::of(&pos).counts();
+    let mut total = 0;
+    for (i, line) in out[1..=rich::COUNT].iter().enumerate() {
+        let name = rich::name(i);
+        let numbers: Vec<&str> = line
+            .strip_prefix(name.as_str())
+            .unwrap_or_else(|| panic!("{line}"))
+            .split_whitespace()
+            .collect();
+        assert_eq!(
+            numbers,
+            [
+                counts[i].to_string(),
+                "×".to_string(),
+                RICH_FITTED[i].to_string(),
+                "=".to_string(),
+                (counts[i] * RICH_FITTED[i]).to_string()
+            ],
+            "{line}"
+        );
+        total += counts[i] * RICH_FITTED[i];
+    }
+    assert!(
+        counts[Term::COUNT..].iter().any(|&c| c != 0),
+        "the position counts some rich term"
+    );
+    assert_eq!(total, Rich.centipawns(&pos));
+    assert_eq!(out[rich::COUNT + 1], format!("Total: {total} cp"));
+    let p = expected_result(Rich.score(&pos, 0));
+    assert_eq!(
+        out[rich::COUNT + 2],
+        format!(
+            "Static: {} cp, {:.1}% for White",
+            centipawns_of_expected(p),
+            100.0 * p
+        )
+    );
+    e.quit();
+}
+
 /// protocol.md's `d` example, line by line.
 #[test]
 fn d_shows_the_table_and_the_canonical_position() {

@@ -197,6 +197,7 @@ impl Engine {
                 } else {
                     say(&print::evaluation_lines(
                         self.game.position(),
+                        &self.options.params.evaluation,
                         &self.options.net,
                     ));
                 }

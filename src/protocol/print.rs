@@ -4,9 +4,9 @@
 
 use crate::rules::{kind_name, Colour, GameEnd, Kind, Position};
 use crate::search::eval::net::Net;
-use crate::search::eval::Evaluator;
+use crate::search::eval::{Evaluation, Evaluator};
 use crate::search::score::{self, centipawns_of_expected, expected_result};
-use crate::search::trace::EvaluationTrace;
+use crate::search::trace::{EvaluationTrace, TermLine};
 use crate::search::{Action, ActionStats, Proven, Report};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -137,16 +137,20 @@ fn ending_word(end: GameEnd) -> &'static str {
     end.ending.word()
 }
 
-/// The `eval` report: each feature's count, weight and share in
-/// centipawns, their sum, and the two scores the search reads from it as
-/// expected results; then the verdict of `net`, the net `Evaluation net`
-/// uses.
-pub(super) fn evaluation_lines(pos: &Position, net: &Net) -> String {
-    let trace = EvaluationTrace::of(pos);
+/// The `eval` report: each term of `evaluation` (the hand-made ones for
+/// a net) with its count, weight and share in centipawns, their sum,
+/// and the two scores the search reads from `evaluation` as expected
+/// results; then the verdict of `net`, the net `Evaluation net` uses.
+pub(super) fn evaluation_lines(pos: &Position, evaluation: &Evaluation, net: &Net) -> String {
+    let trace = EvaluationTrace::of(pos, evaluation);
     let side = pos.side_to_move();
     let mut out = format!("Evaluation for {side} to move: its counts less the other side's\n");
-    for (term, count, weight) in trace.lines() {
-        let name = term.name();
+    for TermLine {
+        name,
+        count,
+        weight,
+    } in &trace.terms
+    {
         let share = count * weight;
         let _ = writeln!(out, "{name:<50} {count:>3} × {weight:>4} = {share:>5}");
     }
@@ -340,8 +344,8 @@ mod tests {
     #[test]
     fn eval_and_info_print_one_value_for_one_estimate() {
         for pos in crate::bench::positions() {
-            let trace = EvaluationTrace::of(&pos);
-            let printed = evaluation_lines(&pos, &Net::shipped());
+            let trace = EvaluationTrace::of(&pos, &Evaluation::HandMade);
+            let printed = evaluation_lines(&pos, &Evaluation::HandMade, &Net::shipped());
             for (name, score) in [
                 ("Static: ", trace.score),
                 ("Quiescence: ", trace.quiescence),

@@ -1,72 +1,110 @@
-//! The hand-made evaluation taken apart for a person to read (the
-//! protocol's `eval`): its terms, their sum, and what the leaf judge's
-//! quiescence makes of it. Apart from `eval`, which the searchers
-//! import, since it asks a searcher.
+//! An evaluation taken apart for a person to read (the protocol's
+//! `eval`): its terms, their sum, and what the leaf judge's quiescence
+//! makes of it. Apart from `eval`, which the searchers import, since it
+//! asks a searcher.
 
-use crate::rules::Position;
+use crate::rules::{Colour, Position};
 use crate::search::alphabeta::LeafJudge;
+use crate::search::eval::rich::{self, RichTerms, RICH_FITTED};
 use crate::search::eval::terms::{stranded_kings, Term, Terms};
 use crate::search::eval::weights::FITTED;
-use crate::search::eval::{Evaluator, HandMade};
+use crate::search::eval::{Evaluation, Evaluator};
 
-/// The hand-made evaluation of a position taken apart, for a person to
-/// read (the protocol's `eval`), a drawn game counting even.
+/// One term of an evaluation: its name, the side to move's count less
+/// the other side's, and its weight in centipawns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TermLine {
+    /// The term's name, for people.
+    pub name: String,
+    /// The side to move's count less the other side's.
+    pub count: i32,
+    /// What one count is worth, in centipawns.
+    pub weight: i32,
+}
+
+/// An evaluation of a position taken apart, for a person to read (the
+/// protocol's `eval`), a drawn game counting even.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvaluationTrace {
-    /// The terms' counts for the side to move, each weighed by
-    /// [`FITTED`].
-    pub terms: Terms,
-    /// Their weighted sum, [`HandMade::centipawns`].
+    /// The terms of the evaluation in use, in its own order: the rich
+    /// ones for [`Evaluation::Rich`], else the hand-made ones (a net has
+    /// no terms to show; its verdict is its own line of `eval`).
+    pub terms: Vec<TermLine>,
+    /// Their weighted sum.
     pub centipawns: i32,
     /// Whose king, White's first, could not be placed if drawn now
     /// ([`stranded_kings`]).
     pub stranded: [bool; 2],
-    /// [`Evaluator::score`]: the sum on the score scale, shrunk towards a
-    /// draw for a stranded king.
+    /// [`Evaluator::score`] of the evaluation in use: its centipawns on
+    /// the score scale, shrunk towards a draw for a stranded king.
     pub score: i32,
     /// What the tree search's leaf judge makes of it: the capture and
-    /// check quiescence from here.
+    /// check quiescence from here, by the evaluation in use.
     pub quiescence: i32,
 }
 
 impl EvaluationTrace {
-    /// The trace of `pos`, for its side to move.
-    pub fn of(pos: &Position) -> EvaluationTrace {
-        let terms = Terms::of(pos);
+    /// The trace of `pos` by `evaluation`, for its side to move.
+    pub fn of(pos: &Position, evaluation: &Evaluation) -> EvaluationTrace {
+        let terms: Vec<TermLine> = match evaluation {
+            Evaluation::Rich => {
+                let counts = RichTerms::of(pos).counts();
+                (0..rich::COUNT)
+                    .map(|i| TermLine {
+                        name: rich::name(i),
+                        count: counts[i],
+                        weight: RICH_FITTED[i],
+                    })
+                    .collect()
+            }
+            Evaluation::HandMade | Evaluation::Net(_) => {
+                let counts = Terms::of(pos);
+                Term::ALL
+                    .into_iter()
+                    .map(|term| TermLine {
+                        name: term.name().to_string(),
+                        count: counts[term],
+                        weight: FITTED[term],
+                    })
+                    .collect()
+            }
+        };
+        let centipawns = terms.iter().map(|t| t.count * t.weight).sum();
+        let mut judge = LeafJudge::with_evaluator(evaluation.clone(), 0, Colour::White, 0);
         EvaluationTrace {
             terms,
-            centipawns: FITTED.apply(&terms),
+            centipawns,
             stranded: stranded_kings(pos),
-            score: HandMade.score(pos, 0),
-            quiescence: LeafJudge::new(0).judge(pos, None),
+            score: evaluation.score(pos, 0),
+            quiescence: judge.judge(pos, None),
         }
-    }
-
-    /// Each term, in the order of [`Term::ALL`], with its count and its
-    /// weight.
-    pub fn lines(&self) -> impl Iterator<Item = (Term, i32, i32)> + '_ {
-        Term::ALL
-            .into_iter()
-            .map(|term| (term, self.terms[term], FITTED[term]))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Colour;
+    use crate::search::eval::rich::Rich;
+    use crate::search::eval::HandMade;
     use crate::search::score;
 
+    /// Each trace's terms add up to its evaluation's centipawns, and its
+    /// static score is that evaluation's.
     #[test]
     fn the_trace_adds_up_to_the_evaluation() {
         let pos: Position = "K0,0/p0,1 w QRRBBNNPPPPPPPP/kqrrbbnnppppppp 0 2"
             .parse()
             .unwrap();
-        let trace = EvaluationTrace::of(&pos);
-        let sum: i32 = trace.lines().map(|(_, count, weight)| count * weight).sum();
-        assert_eq!(sum, trace.centipawns);
-        assert_eq!(trace.centipawns, HandMade.centipawns(&pos));
-        assert_eq!(trace.lines().count(), Term::COUNT);
+        let hand = EvaluationTrace::of(&pos, &Evaluation::HandMade);
+        assert_eq!(hand.centipawns, HandMade.centipawns(&pos));
+        assert_eq!(hand.score, HandMade.score(&pos, 0));
+        assert_eq!(hand.terms.len(), Term::COUNT);
+        let rich = EvaluationTrace::of(&pos, &Evaluation::Rich);
+        assert_eq!(rich.centipawns, Rich.centipawns(&pos));
+        assert_eq!(rich.score, Rich.score(&pos, 0));
+        assert_eq!(rich.terms.len(), rich::COUNT);
+        assert_eq!(rich.terms[..Term::COUNT].len(), hand.terms.len());
+        assert_ne!(rich.centipawns, hand.centipawns, "the rich weights differ");
     }
 
     /// A leaf judge of the engine playing White, where a draw is worth
