@@ -1765,10 +1765,11 @@ fn moves_output_is_one_sorted_line() {
     e.quit();
 }
 
-/// `eval` takes the static evaluation apart: a line per feature whose
-/// count is the library's for the side to move and whose share is count
-/// times weight, their sum, a stranded king named, and the two scores
-/// the search reads. A pending drawn tile is refused.
+/// Under `Evaluation hand`, `eval` takes the static evaluation apart: a
+/// line per feature whose count is the library's for the side to move
+/// and whose share is count times weight, their sum, a stranded king
+/// named, and the two scores the search reads. A pending drawn tile is
+/// refused.
 #[test]
 fn eval_takes_the_evaluation_apart() {
     use chex::search::alphabeta::LeafJudge;
@@ -1778,6 +1779,7 @@ fn eval_takes_the_evaluation_apart() {
     use chex::search::score::{centipawns_of_expected, expected_result};
     const FEATURES: usize = Term::COUNT;
     let mut e = Engine::start();
+    e.expect_silent("setoption name Evaluation value hand");
     // White's lone king beside a black pawn: Black's pawn counts against
     // White's king ("own tiles by the enemy king" -1 for White), and
     // White has a pawn more in its pile.

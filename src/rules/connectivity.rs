@@ -223,9 +223,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Sampler, Turn};
-    use rand::SeedableRng;
-    use rand_chacha::ChaCha8Rng;
+    use crate::rules::random_games::each_position_of_random_games;
 
     /// A king between two parts of the table holds them together and
     /// cannot leave; one at an end can; one in the pile is not free.
@@ -274,25 +272,17 @@ mod tests {
     /// every tile of positions with and without holes.
     #[test]
     fn parts_without_each_tile_are_the_groups_left() {
-        let mut rng = ChaCha8Rng::seed_from_u64(23);
         let (mut split, mut holed, mut tried) = (0, 0, 0);
-        for _ in 0..30 {
-            let mut pos = Position::startpos();
-            for _ in 0..150 {
-                let Turn::Play(mv) = Sampler::new().uniform_turn(&mut pos, &mut rng) else {
-                    break;
-                };
-                pos.make(mv);
-                for slot in pos.present() {
-                    let mut parts = pos.parts_without(slot).to_vec();
-                    parts.sort();
-                    assert_eq!(parts, groups_by_squares(&pos, slot), "{pos} less {slot}");
-                    split += usize::from(parts.len() > 1);
-                    holed += usize::from(!pos.without_holes());
-                    tried += 1;
-                }
+        each_position_of_random_games(23, 30, 151, |pos| {
+            for slot in pos.present() {
+                let mut parts = pos.parts_without(slot).to_vec();
+                parts.sort();
+                assert_eq!(parts, groups_by_squares(pos, slot), "{pos} less {slot}");
+                split += usize::from(parts.len() > 1);
+                holed += usize::from(!pos.without_holes());
+                tried += 1;
             }
-        }
+        });
         assert!(
             split > 10_000 && holed > 5_000 && tried > 30_000,
             "{split} split and {holed} with holes of {tried}"
@@ -303,26 +293,18 @@ mod tests {
     /// a walk by squares finds splits the table, with holes and without.
     #[test]
     fn held_counts_are_the_tiles_whose_removal_splits_the_table() {
-        let mut rng = ChaCha8Rng::seed_from_u64(29);
         let (mut held, mut holed) = (0, 0);
-        for _ in 0..20 {
-            let mut pos = Position::startpos();
-            for _ in 0..150 {
-                let Turn::Play(mv) = Sampler::new().uniform_turn(&mut pos, &mut rng) else {
-                    break;
-                };
-                pos.make(mv);
-                let mut expected = [[0u8; 6]; 2];
-                for slot in pos.present() {
-                    if groups_by_squares(&pos, slot).len() > 1 {
-                        expected[slot >> 4][pos.kind_of(slot).index()] += 1;
-                        held += 1;
-                    }
+        each_position_of_random_games(29, 20, 151, |pos| {
+            let mut expected = [[0u8; 6]; 2];
+            for slot in pos.present() {
+                if groups_by_squares(pos, slot).len() > 1 {
+                    expected[slot >> 4][pos.kind_of(slot).index()] += 1;
+                    held += 1;
                 }
-                assert_eq!(pos.held_counts(), expected, "{pos}");
-                holed += usize::from(!pos.without_holes());
             }
-        }
+            assert_eq!(pos.held_counts(), expected, "{pos}");
+            holed += usize::from(!pos.without_holes());
+        });
         assert!(
             held > 1_000 && holed > 300,
             "{held} held, {holed} with holes"

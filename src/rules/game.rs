@@ -327,32 +327,22 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Sampler, Turn};
-    use rand::SeedableRng;
-    use rand_chacha::ChaCha8Rng;
+    use crate::rules::random_games::each_position_of_random_games;
 
     /// `ending_in_place` agrees with `ending` and leaves the position as
     /// it found it, along random games to their ends: piles empty,
     /// checkmates and stalemates among them.
     #[test]
     fn ending_in_place_is_ending_without_a_copy() {
-        let mut rng = ChaCha8Rng::seed_from_u64(61);
         let (mut asked, mut ended) = (0, 0);
-        for _ in 0..60 {
-            let mut pos = Position::startpos();
-            for _ in 0..300 {
-                let mut copy = pos.clone();
-                let end = copy.ending_in_place();
-                assert_eq!(end, pos.ending(), "{pos}");
-                assert!(copy == pos && copy.hash() == pos.hash(), "{pos}");
-                asked += usize::from(pos.pile(pos.side_to_move()).is_empty());
-                ended += usize::from(end.is_some());
-                let Turn::Play(mv) = Sampler::new().uniform_turn(&mut pos, &mut rng) else {
-                    break;
-                };
-                pos.make(mv);
-            }
-        }
+        each_position_of_random_games(61, 60, 300, |pos| {
+            let mut copy = pos.clone();
+            let end = copy.ending_in_place();
+            assert_eq!(end, pos.ending(), "{pos}");
+            assert!(copy == *pos && copy.hash() == pos.hash(), "{pos}");
+            asked += usize::from(pos.pile(pos.side_to_move()).is_empty());
+            ended += usize::from(end.is_some());
+        });
         assert!(asked > 1000 && ended > 5, "{asked} {ended}");
     }
 

@@ -61,6 +61,8 @@ mod perft;
 mod piece;
 mod pile;
 mod position;
+#[cfg(test)]
+mod random_games;
 mod repetition;
 mod ring;
 mod square;

@@ -279,41 +279,16 @@ fn place(pos: &mut Position, rng: &mut impl Rng, screen: &mut Screen) -> Turn {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::random_games::each_position_of_random_games;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
-
-    /// Calls `visit` with each position of `games` random games of up to
-    /// 150 turns from the start; returns how many positions it visited.
-    fn each_position_of_random_games(
-        seed: u64,
-        games: usize,
-        mut visit: impl FnMut(&mut Position),
-    ) -> usize {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut sampler = Sampler::new();
-        let mut positions = 0;
-        for _ in 0..games {
-            let mut pos = Position::startpos();
-            for _ in 0..150 {
-                visit(&mut pos);
-                positions += 1;
-                match sampler.uniform_turn(&mut pos, &mut rng) {
-                    Turn::Play(mv) => {
-                        pos.make(mv);
-                    }
-                    _ => break,
-                }
-            }
-        }
-        positions
-    }
 
     /// The sampling path (candidates tried one by one, holding tiles found
     /// by a flood per mover) accepts exactly the legal piece moves, in
     /// every position of many random games.
     #[test]
     fn sampled_candidates_agree_with_legal_generation() {
-        let positions = each_position_of_random_games(21, 120, |pos| {
+        let positions = each_position_of_random_games(21, 120, 150, |pos| {
             let mut candidates = MoveList::new();
             let mut screen = pos.sampling_screen();
             pos.generate_step_candidates(&screen, &mut candidates);
@@ -338,7 +313,7 @@ mod tests {
     /// of a number holding a legal move is a uniform pick of a legal move.
     #[test]
     fn steps_number_each_candidate_once() {
-        let positions = each_position_of_random_games(41, 120, |pos| {
+        let positions = each_position_of_random_games(41, 120, 150, |pos| {
             let mut candidates = MoveList::new();
             let screen = pos.sampling_screen();
             pos.generate_step_candidates(&screen, &mut candidates);
@@ -373,7 +348,7 @@ mod tests {
     #[test]
     fn placements_in_check_are_uniform_over_legal_squares() {
         let mut checked = 0;
-        each_position_of_random_games(13, 200, |pos| {
+        each_position_of_random_games(13, 200, 150, |pos| {
             let us = pos.side_to_move();
             if checked >= 12 || !pos.in_check() || pos.pile(us).is_empty() {
                 return;

@@ -90,3 +90,40 @@ impl Position {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::position::geometry::{DIAGONAL, ORTHOGONAL};
+
+    /// The four-at-once rooms are [`Reach::room`] in the order of the
+    /// line tables the generators zip them with, from squares inside,
+    /// on and outside the box.
+    #[test]
+    fn the_four_at_once_rooms_are_room_in_line_order() {
+        let reach = Reach {
+            min_x: -3,
+            min_y: -1,
+            max_x: 4,
+            max_y: 6,
+            clipped: false,
+        };
+        for x in -5..=6 {
+            for y in -3..=8 {
+                let from = Square::new(x, y);
+                let one_by_one =
+                    |lines: &[(i32, i32); 4]| lines.map(|(dx, dy)| reach.room(from, dx, dy));
+                assert_eq!(
+                    reach.orthogonal_rooms(from),
+                    one_by_one(&ORTHOGONAL),
+                    "{from:?}"
+                );
+                assert_eq!(
+                    reach.diagonal_rooms(from),
+                    one_by_one(&DIAGONAL),
+                    "{from:?}"
+                );
+            }
+        }
+    }
+}
