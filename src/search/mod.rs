@@ -18,7 +18,7 @@
 //! - [`mcts`]: the engine, an information-set Monte Carlo tree search;
 //! - [`alphabeta`]: the classical searcher, and the judge of the tree's
 //!   leaves; [`eval`]: the static evaluation behind one interface;
-//!   [`trace`]: the hand-made evaluation taken apart for a reader;
+//!   [`trace`]: an evaluation taken apart for a reader;
 //! - [`score`]: the one scale of scores, centipawns and expected results;
 //! - [`mate`]: the forced-mate prover run before the tree search;
 //! - [`skill`]: playing below full strength;
