@@ -204,8 +204,7 @@ const MATE_SHARE: u32 = 10;
 /// Under a node limit the prover may make this many moves for each
 /// iteration asked (and at most [`MATE_NODES`]). A prover move costs
 /// about a sixtieth of an iteration, so this keeps the prover near the
-/// tenth of a search that [`MATE_SHARE`] gives it under a clock; a fixed
-/// budget would take a third of a `go nodes 400` search.
+/// tenth of a search that [`MATE_SHARE`] gives it under a clock.
 const MATE_NODES_PER_ITERATION: u64 = 8;
 
 /// How often, in iterations, worker 0 asks whether the best action can
