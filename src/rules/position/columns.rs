@@ -3,7 +3,8 @@
 //! otherwise build a [`Tile`](super::Tile) for each.
 
 use super::Position;
-use crate::rules::piece::Kind;
+use crate::rules::piece::{Colour, Kind};
+use crate::rules::tile_set::TileSet;
 
 /// The tiles on the table as columns indexed by slot. Slots 0–15 hold
 /// White's tiles and 16–31 Black's, so a slot's colour index is
@@ -18,6 +19,14 @@ pub(crate) struct SlotColumns<'a> {
     pub kinds: &'a [Kind; 32],
     /// Bit `slot` for each slot on the table.
     pub present: u32,
+}
+
+impl SlotColumns<'_> {
+    /// The slots of `colour`'s tiles on the table, a bit each.
+    #[inline(always)]
+    pub fn present_of(&self, colour: Colour) -> u32 {
+        self.present & TileSet::colour(colour).0
+    }
 }
 
 impl Position {

@@ -107,8 +107,7 @@ fn each_extra(pos: &Position, mut add: impl FnMut(usize, i32)) {
     let columns = pos.slot_columns();
     for colour in Colour::ALL {
         let sign = if colour == us { 1 } else { -1 };
-        // Slots 0-15 hold White's tiles, 16-31 Black's.
-        let tiles = columns.present & (0xFFFF << (16 * colour.index()));
+        let tiles = columns.present_of(colour);
         for (king, whose) in [(0, colour), (1, colour.opposite())] {
             let Some(square) = pos.king_square(whose) else {
                 continue;
