@@ -23,7 +23,9 @@
 //! same positions. `--only=I,J` fits features I and J alone, the others
 //! held at the weights in use. `--hold=I,J` keeps features I and J at
 //! the weights in use (the queen on the table, say) and fits the rest.
-//! `--l2=X` sets the ridge penalty on the weights (default 1e-9).
+//! `--fix=I:W,J:V` holds feature I at W centipawns and J at V (a
+//! holding tile's weight at a fraction of its fit, say) and fits the
+//! rest. `--l2=X` sets the ridge penalty on the weights (default 1e-9).
 //! `--ablate` also fits the rich terms less each of their groups (the
 //! distances, the holding tiles), to tell what each adds.
 
@@ -44,6 +46,7 @@ struct Options {
     without: Vec<usize>,
     only: Vec<usize>,
     hold: Vec<usize>,
+    fix: Vec<(usize, f64)>,
     valid_every: u64,
     l2: f64,
     ablate: bool,
@@ -118,11 +121,15 @@ fn report(options: &Options, split: &Split) {
     let plain_start: Vec<f64> = FITTED.values().map(f64::from).to_vec();
     let mut rich_start = vec![0.0; rich::COUNT];
     rich_start[..Term::COUNT].copy_from_slice(&plain_start);
+    for &(i, w) in &options.fix {
+        rich_start[i] = w;
+    }
     let free = |dim: usize| -> Vec<bool> {
         (0..dim)
             .map(|i| {
                 (options.only.is_empty() || options.only.contains(&i))
                     && !options.hold.contains(&i)
+                    && !options.fix.iter().any(|&(j, _)| j == i)
                     && !options.without.contains(&i)
             })
             .collect()
@@ -198,6 +205,7 @@ fn parse_options() -> Result<Options, String> {
         without: Vec::new(),
         only: Vec::new(),
         hold: Vec::new(),
+        fix: Vec::new(),
         valid_every: 5,
         l2: 1e-9,
         ablate: false,
@@ -222,6 +230,16 @@ fn parse_options() -> Result<Options, String> {
             "--without" => options.without.extend(indices()?),
             "--only" => options.only.extend(indices()?),
             "--hold" => options.hold.extend(indices()?),
+            "--fix" => {
+                for pair in value.split(',') {
+                    let fixed = pair
+                        .split_once(':')
+                        .and_then(|(i, w)| Some((i.parse::<usize>().ok()?, w.parse::<f64>().ok()?)))
+                        .filter(|&(i, _)| i < rich::COUNT)
+                        .ok_or_else(|| format!("not a list of index:weight pairs: {flag}"))?;
+                    options.fix.push(fixed);
+                }
+            }
             "--valid-every" => {
                 options.valid_every = value
                     .parse()
@@ -240,9 +258,11 @@ fn parse_options() -> Result<Options, String> {
         }
     }
     if options.files.is_empty() {
-        return Err("usage: fit_eval [--without=I,J] [--only=I,J] [--hold=I,J] \
+        return Err(
+            "usage: fit_eval [--without=I,J] [--only=I,J] [--hold=I,J] [--fix=I:W,J:V] \
              [--valid-every=K] [--l2=X] [--ablate] RECORDS.jsonl[.gz]|POSITIONS.jsonl..."
-            .to_string());
+                .to_string(),
+        );
     }
     Ok(options)
 }

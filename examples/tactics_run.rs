@@ -13,13 +13,15 @@
 //!
 //! Options: `--player NAME` (default ismcts), `--movetime MS` or `--nodes N`
 //! (default movetime 100), `--threads N` (default 1), `--seed N` (default
-//! 1; 0 draws a fresh one), `--overhead MS` (default 0), `--file PATH`
+//! 1; 0 draws a fresh one), `--overhead MS` (default 0), `--evaluation
+//! hand|rich` (default the engine's), `--file PATH`
 //! (default tests/data/tactics.txt), `--category NAME` (only that one),
 //! `--quiet` (no line per missed position).
 
 #[path = "../tests/tactics_common/mod.rs"]
 mod tactics_common;
 
+use chex::search::eval::Evaluation;
 use chex::search::{Engine, Limits, Params, Player, Request};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
@@ -47,6 +49,12 @@ fn main() {
         threads: number(&args, "--threads").unwrap_or(1) as usize,
         seed: number(&args, "--seed").unwrap_or(1),
         move_overhead: number(&args, "--overhead").unwrap_or(0),
+        evaluation: match value(&args, "--evaluation") {
+            None => Params::default().evaluation,
+            Some("hand") => Evaluation::HandMade,
+            Some("rich") => Evaluation::Rich,
+            Some(other) => panic!("--evaluation: hand or rich, not {other}"),
+        },
         ..Params::default()
     };
     let limits = match number(&args, "--nodes") {
