@@ -68,8 +68,9 @@ pub fn bench_lines(
         let (n, t) = crate::bench::search_speed(&alphabeta, search_nodes);
         let nps = n as f64 / t.as_secs_f64().max(1e-9);
         emit(&format!("alphabeta nodes/s, 1 thread: {nps:.0}"));
-        // The shipped net beside the hand-made evaluation, at equal
-        // settings: a net is kept for what it wins at equal time.
+        // The shipped net and the plain hand-made evaluation beside the
+        // default (rich), at equal settings: an evaluation is kept for
+        // what it wins at equal time.
         let net = Params {
             evaluation: Evaluation::Net(Net::shipped()),
             ..params(1)
@@ -80,15 +81,15 @@ pub fn bench_lines(
             "search iterations/s, 1 thread, shipped net: {with_net:.0} ({:.2}x)",
             with_net / one
         ));
-        let rich = Params {
-            evaluation: Evaluation::Rich,
+        let hand = Params {
+            evaluation: Evaluation::HandMade,
             ..params(1)
         };
-        let (n, t) = crate::bench::search_speed(&rich, search_nodes);
-        let with_rich = n as f64 / t.as_secs_f64().max(1e-9);
+        let (n, t) = crate::bench::search_speed(&hand, search_nodes);
+        let with_hand = n as f64 / t.as_secs_f64().max(1e-9);
         emit(&format!(
-            "search iterations/s, 1 thread, rich evaluation: {with_rich:.0} ({:.2}x)",
-            with_rich / one
+            "search iterations/s, 1 thread, hand-made evaluation: {with_hand:.0} ({:.2}x)",
+            with_hand / one
         ));
         let per_second = |(n, t): (u64, std::time::Duration)| n as f64 / t.as_secs_f64().max(1e-9);
         let hand = per_second(crate::bench::evaluation_speed(&HandMade, EVALUATION_ROUNDS));

@@ -121,7 +121,7 @@ impl Default for Params {
             skill: skill::FULL_STRENGTH,
             limit_strength: false,
             elo: skill::LADDER_ELO[0],
-            evaluation: Evaluation::HandMade,
+            evaluation: Evaluation::Rich,
             engine_side: None,
         }
     }

@@ -434,8 +434,10 @@ impl Engine {
     /// Checks a `bestmove` line against a `moves` list; returns the move.
     #[track_caller]
     pub fn check_bestmove(&self, moves: &[String], line: &str) -> String {
+        // Under `Ponder` a move may come with the reply it expects.
         let words: Vec<&str> = line.split(' ').collect();
-        if words.len() != 2 || words[0] != "bestmove" {
+        let ponders = words.len() == 4 && words[2] == "ponder" && !words[3].is_empty();
+        if !(words.len() == 2 || ponders) || words[0] != "bestmove" {
             self.fail(&format!("malformed bestmove line '{line}'"));
         }
         let best = words[1].to_string();

@@ -14,10 +14,11 @@ use std::sync::Arc;
 /// The evaluation a search uses.
 #[derive(Clone, Default)]
 pub enum Evaluation {
-    /// The hand-made terms and weights: the engine's default.
-    #[default]
+    /// The plain hand-made terms and weights.
     HandMade,
-    /// The richer hand-made terms and their weights ([`super::rich`]).
+    /// The richer hand-made terms and their weights ([`super::rich`]):
+    /// the engine's default.
+    #[default]
     Rich,
     /// A learned net (docs/net.md), shared by every search and thread.
     Net(Arc<Net>),

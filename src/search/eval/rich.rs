@@ -153,6 +153,12 @@ const fn kind_offset(kind: Kind) -> Option<usize> {
 /// corpus (`examples/fit_eval.rs`, the training 4/5 of its games). A
 /// tile's worth on the table is its material weight plus those of its
 /// two distances, so the material weights alone read high.
+///
+/// The holding weights are a quarter of their fit. As fitted, a queen
+/// holding the table was worth little more than a free knight, and a
+/// tile that captured onto a holding square lost a minor piece's worth,
+/// so the search declined free queens; refits that kept the suite's
+/// queens lost strength instead (`docs/experiments.md`, section 3).
 #[rustfmt::skip]
 pub const RICH_FITTED: [i32; COUNT] = [
     // The plain terms, in the order of `Term::ALL`.
@@ -162,7 +168,7 @@ pub const RICH_FITTED: [i32; COUNT] = [
     // The same from the enemy king.
     130, 32, -10, -19, -6, -58, -81, -83, -1, -3, 10, -10, -18, 9, -42, -53, -39, -35, -41, -53,
     // Queen, rook, bishop, knight, pawn holding the table together.
-    -166, -126, -127, -114, -12,
+    -42, -32, -32, -28, -3,
 ];
 
 /// The rich evaluation: the weighted sum of the [`RichTerms`] by
