@@ -14,13 +14,14 @@
 //! Options: `--player NAME` (default ismcts), `--movetime MS` or `--nodes N`
 //! (default movetime 100), `--threads N` (default 1), `--seed N` (default
 //! 1; 0 draws a fresh one), `--overhead MS` (default 0), `--evaluation
-//! hand|rich` (default the engine's), `--file PATH`
+//! hand|rich|net` (default the engine's), `--file PATH`
 //! (default tests/data/tactics.txt), `--category NAME` (only that one),
 //! `--quiet` (no line per missed position).
 
 #[path = "../tests/tactics_common/mod.rs"]
 mod tactics_common;
 
+use chex::protocol::options::Options;
 use chex::search::eval::Evaluation;
 use chex::search::{Engine, Limits, Params, Player, Request};
 use std::collections::BTreeMap;
@@ -39,6 +40,18 @@ fn number(args: &[String], name: &str) -> Option<u64> {
     value(args, name).map(|v| v.parse().unwrap_or_else(|_| panic!("{name}: not a number")))
 }
 
+/// The evaluation `--evaluation` names, read as the `Evaluation` option
+/// reads it; the engine's default without it.
+fn evaluation(name: Option<&str>) -> Evaluation {
+    let mut options = Options::default();
+    if let Some(name) = name {
+        options
+            .set("Evaluation", Some(name))
+            .unwrap_or_else(|e| panic!("--evaluation: {e}"));
+    }
+    options.params.evaluation
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let params = Params {
@@ -49,12 +62,7 @@ fn main() {
         threads: number(&args, "--threads").unwrap_or(1) as usize,
         seed: number(&args, "--seed").unwrap_or(1),
         move_overhead: number(&args, "--overhead").unwrap_or(0),
-        evaluation: match value(&args, "--evaluation") {
-            None => Params::default().evaluation,
-            Some("hand") => Evaluation::HandMade,
-            Some("rich") => Evaluation::Rich,
-            Some(other) => panic!("--evaluation: hand or rich, not {other}"),
-        },
+        evaluation: evaluation(value(&args, "--evaluation")),
         ..Params::default()
     };
     let limits = match number(&args, "--nodes") {

@@ -2154,16 +2154,6 @@ fn go_searchmoves_answers_one_of_the_actions_named() {
 // Pondering (issue 56)
 // ---------------------------------------------------------------------
 
-/// A `bestmove` line's action and the reply it names after `ponder`.
-#[track_caller]
-fn bestmove_and_reply(e: &Engine, line: &str) -> (String, Option<String>) {
-    match line.split(' ').collect::<Vec<_>>()[..] {
-        ["bestmove", best] => (best.to_string(), None),
-        ["bestmove", best, "ponder", reply] => (best.to_string(), Some(reply.to_string())),
-        _ => e.fail(&format!("malformed bestmove line '{line}'")),
-    }
-}
-
 /// Sends `line` during a ponder and checks that it is refused with one
 /// error line, and that no `bestmove` comes with it (the ponder's `info`
 /// lines may).
@@ -2206,7 +2196,7 @@ fn bestmove_names_the_expected_reply_when_ponder_is_on() {
     let moves = e.moves();
     e.send("go nodes 1500");
     let line = e.read_until("bestmove", WAIT).pop().unwrap();
-    let (best, reply) = bestmove_and_reply(&e, &line);
+    let (best, reply) = e.bestmove_and_reply(&line);
     assert!(moves.contains(&best), "{line}");
     let reply = reply.unwrap_or_else(|| e.fail(&format!("no ponder reply: '{line}'")));
     e.expect_silent(&format!("{at} moves {best}"));
@@ -2239,7 +2229,7 @@ fn go_ponder_then_ponderhit_answers_within_the_time_left() {
         e.send("ponderhit");
         let line = e.read_until("bestmove", WAIT).pop().unwrap();
         let took = t.elapsed();
-        let (best, _) = bestmove_and_reply(&e, &line);
+        let (best, _) = e.bestmove_and_reply(&line);
         assert!(moves.contains(&best), "{line}");
         assert!(
             took < Duration::from_millis(allowed) + AT_ONCE,
@@ -2287,7 +2277,7 @@ fn go_ponder_then_stop_answers_bestmove() {
         e.send("stop");
         let line = e.read_until("bestmove", WAIT).pop().unwrap();
         let took = t.elapsed();
-        let (best, _) = bestmove_and_reply(&e, &line);
+        let (best, _) = e.bestmove_and_reply(&line);
         assert!(moves.contains(&best), "{line}");
         assert!(took < AT_ONCE, "bestmove {took:?} after stop{}", e.tail());
         assert!(e.command("stop").is_empty());
@@ -2435,7 +2425,7 @@ fn ponderhit_after_ucinewgame_mid_ponder_is_refused() {
     e.sync();
     e.send("stop");
     let line = e.read_until("bestmove", WAIT).pop().unwrap();
-    let (best, _) = bestmove_and_reply(&e, &line);
+    let (best, _) = e.bestmove_and_reply(&line);
     assert!(old_moves.contains(&best), "{line}");
     // Nothing runs now: ponderhit is refused as ever, and the new game
     // is played from the start position.

@@ -431,16 +431,23 @@ impl Engine {
         }
     }
 
+    /// A `bestmove` line's action and the reply it names after `ponder`
+    /// (under `Ponder`, when the search expects one).
+    #[track_caller]
+    pub fn bestmove_and_reply(&self, line: &str) -> (String, Option<String>) {
+        match line.split(' ').collect::<Vec<_>>()[..] {
+            ["bestmove", best] => (best.to_string(), None),
+            ["bestmove", best, "ponder", reply] if !reply.is_empty() => {
+                (best.to_string(), Some(reply.to_string()))
+            }
+            _ => self.fail(&format!("malformed bestmove line '{line}'")),
+        }
+    }
+
     /// Checks a `bestmove` line against a `moves` list; returns the move.
     #[track_caller]
     pub fn check_bestmove(&self, moves: &[String], line: &str) -> String {
-        // Under `Ponder` a move may come with the reply it expects.
-        let words: Vec<&str> = line.split(' ').collect();
-        let ponders = words.len() == 4 && words[2] == "ponder" && !words[3].is_empty();
-        if !(words.len() == 2 || ponders) || words[0] != "bestmove" {
-            self.fail(&format!("malformed bestmove line '{line}'"));
-        }
-        let best = words[1].to_string();
+        let (best, _) = self.bestmove_and_reply(line);
         if moves.is_empty() {
             if best != "(none)" {
                 self.fail(&format!("no moves, yet '{line}'"));
