@@ -412,6 +412,53 @@ fn the_next_search_starts_from_the_subtree_of_the_line_played() {
     assert!(after_new_game.nodes <= 1, "{} visits", after_new_game.nodes);
 }
 
+/// A ponder keeps the tree before it: when the opponent plays another
+/// reply than the one pondered, the next search still starts from what
+/// the search before the ponder learned of the reply played.
+#[test]
+fn after_a_wrong_guess_the_search_goes_on_from_the_tree_before_the_ponder() {
+    let start: Position = "P-1,6*/P0,5*/p1,4/P-1,3*/K1,3/k0,2/r2,2/N1,1/n-2,0/N0,0/B-3,-1/n-2,-1/Q0,-1/B-3,-2/p-1,-2*/p1,-2*/p2,-3* b -/- 5 59"
+        .parse()
+        .unwrap();
+    let params = params(1, 9);
+    let engine = Engine::new();
+    let search = |pos: &Position, limits: &Limits, stop: &AtomicBool| {
+        let mut last = None;
+        let request = Request::new(pos, limits, &params);
+        engine.search(&request, stop, &mut |r| last = Some(r.clone()));
+        last.expect("a report")
+    };
+    let first = search(&start, &nodes(3000), &AtomicBool::new(false));
+    let best = &first.actions[0];
+    let (Action::Play(ours), [Action::Play(theirs), ..]) = (best.action, &best.pv[..]) else {
+        panic!("a step and a reply: {:?} {:?}", best.action, best.pv);
+    };
+    let mut after = start.clone();
+    after.make(ours);
+    let guess = after
+        .legal_moves()
+        .into_iter()
+        .find(|&m| m != *theirs)
+        .expect("another reply");
+    let mut pondered = after.clone();
+    pondered.make(guess);
+    // A ponder searches until `stop`: set at once, it still searches a
+    // little and keeps its tree.
+    let ponder = Limits {
+        ponder: true,
+        ..Limits::default()
+    };
+    search(&pondered, &ponder, &AtomicBool::new(true));
+    let mut played = after;
+    played.make(*theirs);
+    let again = search(&played, &nodes(1), &AtomicBool::new(false));
+    assert!(
+        again.nodes > 10,
+        "the root's children have {} visits after one iteration",
+        again.nodes
+    );
+}
+
 /// Below full strength the engine searches less and errs on purpose:
 /// at the lowest level its choice varies with the seed, stays among the
 /// legal actions, and comes after no more iterations than the level

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 /// Searches, and what one search leaves for the next.
 #[derive(Default)]
 pub struct Engine {
-    /// The tree of the last tree search (tree reuse, as in Lc0).
-    tree: Mutex<Option<mcts::Tree>>,
+    /// The trees of the last tree searches (tree reuse, as in Lc0).
+    tree: Mutex<Option<mcts::Kept>>,
     /// The workers beside the searching thread, kept for the next search
     /// of as many threads: starting threads for every `go` is time taken
     /// from the move.
@@ -162,12 +162,15 @@ impl Engine {
         let pool = self.pool(params.threads.max(1) - 1);
         Some(match params.player {
             Player::Ismcts => self.with_kept(&self.tree, |kept| {
-                let (choice, tree) = mcts::search(request, kept, pool.as_deref(), stop, report);
+                let kept = kept.unwrap_or_default();
+                let (choice, mut kept) = mcts::search(request, kept, pool.as_deref(), stop, report);
                 // A root cut down to `searchmoves` is no tree to go on from,
                 // but for a ponder of the opponent's draw: the turn after
                 // it, once the tile is placed, lies below its root.
-                let keep = request.searchmoves.is_empty() || request.limits.ponder;
-                (choice, keep.then_some(tree))
+                if !request.searchmoves.is_empty() && !request.limits.ponder {
+                    kept.last = None;
+                }
+                (choice, Some(kept))
             })?,
             Player::Alphabeta => self.with_kept(&self.table, |mut table| {
                 (alphabeta::search(request, &mut table, stop, report), table)

@@ -159,6 +159,7 @@ mod worker;
 mod tests;
 
 pub use node::NODE_BYTES;
+pub use reuse::{Kept, Reuse};
 pub use tree::Tree;
 pub use worker::Walker;
 
@@ -258,19 +259,21 @@ fn work(
 
 /// Searches the side to move of the request's position (the caller has
 /// checked that it has at least one action) and returns the most visited
-/// root action, with the tree for the next search to start from.
+/// root action, with the trees for the next search to start from.
 ///
-/// `kept` is the last search's tree: its subtree is reused where the
-/// game has gone on along it (`reuse.rs`), its node array in any case.
+/// `kept` holds the last search's tree, whose subtree is reused where
+/// the game has gone on along it (`reuse.rs`) and whose node array is
+/// taken, and the tree before the last ponder, from which a search after
+/// a wrong guess goes on.
 /// `pool` holds the workers beside the calling thread (`None`: the
 /// calling thread searches alone).
 pub fn search(
     request: &Request,
-    kept: Option<Tree>,
+    kept: Kept,
     pool: Option<&rayon::ThreadPool>,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Report),
-) -> (Option<Action>, Tree) {
+) -> (Option<Action>, Kept) {
     let Request {
         position: pos,
         pending,
@@ -282,7 +285,23 @@ pub fn search(
     let clock = request.clock();
     let seed = request.seed();
     let capacity = params.hash_mib.saturating_mul(1 << 20) / NODE_BYTES;
-    let mut tree = Tree::new(pos, pending, history, searchmoves, params, capacity, kept);
+    // A ponder starts from the last tree in a node array of its own and
+    // keeps that tree for a wrong guess; the search after it goes on from
+    // the ponder's tree, else from the one it kept.
+    let Kept {
+        last,
+        before_ponder,
+    } = kept;
+    let (taken, before_ponder) = if limits.ponder {
+        (None, last)
+    } else {
+        (last, before_ponder)
+    };
+    let reuse = Reuse {
+        tree: taken,
+        fallback: before_ponder.as_ref(),
+    };
+    let mut tree = Tree::new(pos, pending, history, searchmoves, params, capacity, reuse);
     // A ponder of the opponent's draw has its root cut down to the draw:
     // what lies below it goes on, the root itself does not.
     tree.pondered = limits.ponder && searchmoves.is_empty();
@@ -336,5 +355,9 @@ pub fn search(
     }
     let last = shared.tree.snapshot(&shared.plies, &clock);
     report(&last);
-    (last.actions.first().map(|s| s.action), shared.tree)
+    let kept = Kept {
+        last: Some(shared.tree),
+        before_ponder,
+    };
+    (last.actions.first().map(|s| s.action), kept)
 }

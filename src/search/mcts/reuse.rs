@@ -4,10 +4,16 @@
 //! a copy of the subtree there, with all it learned of it. Anything else
 //! starts afresh; so does a second search of the same position, which
 //! keeps a seeded search reproducible, unless the last search was a
-//! ponder of it (`ponderhit`): then the whole tree goes on. The node array is the next tree's
-//! in any case: a search that frees its tree before answering, or faults
-//! in a new one, spends that time past its deadline when the machine is
-//! busy.
+//! ponder of it (`ponderhit`): then the whole tree goes on.
+//!
+//! A ponder keeps the tree of the search before it too ([`Kept`]): when
+//! the opponent does not play the reply pondered, the game has still gone
+//! on from that tree's root by a turn or two, and the next search starts
+//! from there as it would have without the ponder.
+//!
+//! The node array is the next tree's in any case: a search that frees its
+//! tree before answering, or faults in a new one, spends that time past
+//! its deadline when the machine is busy.
 
 use super::node::{Edge, NodeData, NONE};
 use super::tree::Tree;
@@ -15,23 +21,62 @@ use crate::rules::{Colour, Kind, Position};
 use crate::search::Action;
 use std::sync::atomic::Ordering::Relaxed;
 
+/// What one tree search leaves the next.
+#[derive(Default)]
+pub struct Kept {
+    /// The last search's tree.
+    pub last: Option<Tree>,
+    /// The tree of the last search before a ponder, which the search
+    /// after a wrong guess starts from; until the next ponder, whose
+    /// node array it becomes.
+    pub before_ponder: Option<Tree>,
+}
+
+/// What a new tree may start from.
+#[derive(Default)]
+pub struct Reuse<'a> {
+    /// The tree to go on from: whole after a ponder of this very
+    /// position, else its subtree where the game now stands. Its node
+    /// array is taken in any case.
+    pub tree: Option<Tree>,
+    /// Another tree whose subtree to start from, when `tree` has none.
+    pub fallback: Option<&'a Tree>,
+}
+
+impl Reuse<'_> {
+    /// Going on from `tree` alone.
+    pub fn of(tree: Option<Tree>) -> Reuse<'static> {
+        Reuse {
+            tree,
+            fallback: None,
+        }
+    }
+}
+
 impl Tree {
     /// Takes what this new tree can use of `old`, the last search's: the
     /// nodes to start from (none when the game has not gone on along
     /// it), its root keeping only the children `only` names (all when
     /// empty), and its node array when it is as large.
     pub(super) fn take_over(&mut self, old: Tree, only: &[Action]) -> Vec<NodeData> {
-        let mover = self.root.side_to_move().opposite();
-        let mut start = Vec::new();
-        if old.searches_as(self) {
-            if let Some(n) = old.find(&self.root, self.pending) {
-                start = old.subtree(n, mover, only);
-            }
-        }
+        let start = self.start_in(&old, only);
         if old.capacity == self.capacity {
             self.nodes = old.nodes;
         }
         start
+    }
+
+    /// The nodes to start from that `old` holds: a copy of its subtree
+    /// where the game now stands, its root cut down to `only` (none when
+    /// the game has not gone on along it).
+    pub(super) fn start_in(&self, old: &Tree, only: &[Action]) -> Vec<NodeData> {
+        if !old.searches_as(self) {
+            return Vec::new();
+        }
+        let mover = self.root.side_to_move().opposite();
+        old.find(&self.root, self.pending)
+            .map(|n| old.subtree(n, mover, only))
+            .unwrap_or_default()
     }
 
     /// Takes `old`, the tree of a ponder of this very position, whole and

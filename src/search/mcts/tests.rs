@@ -43,7 +43,7 @@ fn a_full_tree_stops_growing_but_keeps_counting() {
         .unwrap();
     let capacity = 3000;
     let tree = run(
-        Tree::new(&pos, None, &[], &[], &params(), capacity, None),
+        Tree::new(&pos, None, &[], &[], &params(), capacity, Reuse::default()),
         7,
         5000,
     );
@@ -97,7 +97,7 @@ fn threads_share_one_tree_without_losing_a_visit_or_a_node() {
         .parse()
         .unwrap();
     for p in [params(), hybrid()] {
-        let tree = Tree::new(&pos, None, &[], &[], &p, 20_000, None);
+        let tree = Tree::new(&pos, None, &[], &[], &p, 20_000, Reuse::default());
         std::thread::scope(|scope| {
             for seed in 0..4 {
                 let mut walker = Walker::new(&tree, &p, seed);
@@ -149,7 +149,15 @@ fn a_move_into_a_third_occurrence_is_a_draw_at(clock: u32) {
     // The position after the move has occurred twice already.
     let history = [after.hash(), 1, after.hash(), 2, pos.hash()];
     let tree = run(
-        Tree::new(&pos, None, &history, &[], &params(), 100_000, None),
+        Tree::new(
+            &pos,
+            None,
+            &history,
+            &[],
+            &params(),
+            100_000,
+            Reuse::default(),
+        ),
         5,
         3000,
     );
@@ -162,7 +170,7 @@ fn a_move_into_a_third_occurrence_is_a_draw_at(clock: u32) {
     assert_eq!(repeat.draws, repeat.visits as f64, "{repeat:?}");
     // Without the history the same move is an ordinary one.
     let fresh = run(
-        Tree::new(&pos, None, &[], &[], &params(), 100_000, None),
+        Tree::new(&pos, None, &[], &[], &params(), 100_000, Reuse::default()),
         5,
         3000,
     );
@@ -177,7 +185,7 @@ fn chance_nodes_follow_the_public_pile() {
     // kinds a draw can bring, in proportion 2 : 8.
     let pos: Position = "K0,0/n1,1 w RRPPPPPPPP/k 0 2".parse().unwrap();
     let tree = run(
-        Tree::new(&pos, None, &[], &[], &params(), 100_000, None),
+        Tree::new(&pos, None, &[], &[], &params(), 100_000, Reuse::default()),
         3,
         4000,
     );
@@ -219,14 +227,16 @@ fn search_hybrid(pos: &Position) -> (Option<Action>, Report) {
     let params = hybrid();
     let mut last = None;
     let request = Request::new(pos, &limits, &params);
-    let (choice, _) = search(&request, None, None, &stop, &mut |r| last = Some(r.clone()));
+    let (choice, _) = search(&request, Kept::default(), None, &stop, &mut |r| {
+        last = Some(r.clone())
+    });
     (choice, last.expect("a search reports at least once"))
 }
 
 /// Runs `iterations` hybrid iterations on a fresh tree of `pos`.
 fn run_hybrid(pos: &Position, pending: Option<Kind>, iterations: usize) -> Tree {
     let p = hybrid();
-    let tree = Tree::new(pos, pending, &[], &[], &p, 200_000, None);
+    let tree = Tree::new(pos, pending, &[], &[], &p, 200_000, Reuse::default());
     let mut walker = Walker::new(&tree, &p, 1);
     for _ in 0..iterations {
         if walker.iterate(&tree) {
@@ -435,7 +445,7 @@ fn a_pondered_tree_goes_on_whole_and_only_it() {
         .unwrap();
     let grown = |pondered: bool| {
         let mut tree = run(
-            Tree::new(&pos, None, &[], &[], &params(), 50_000, None),
+            Tree::new(&pos, None, &[], &[], &params(), 50_000, Reuse::default()),
             3,
             2000,
         );
@@ -444,20 +454,44 @@ fn a_pondered_tree_goes_on_whole_and_only_it() {
     };
     let pondered = grown(true);
     let len = pondered.len();
-    let next = Tree::new(&pos, None, &[], &[], &params(), 50_000, Some(pondered));
+    let next = Tree::new(
+        &pos,
+        None,
+        &[],
+        &[],
+        &params(),
+        50_000,
+        Reuse::of(Some(pondered)),
+    );
     assert_eq!(next.len(), len);
     assert_eq!(next.nodes[0].load().visits, 2000);
     assert!(
         !next.pondered,
         "the tree goes on once, as the timed search's"
     );
-    let plain = Tree::new(&pos, None, &[], &[], &params(), 50_000, Some(grown(false)));
+    let plain = Tree::new(
+        &pos,
+        None,
+        &[],
+        &[],
+        &params(),
+        50_000,
+        Reuse::of(Some(grown(false))),
+    );
     assert_eq!(plain.nodes[0].load().visits, 0);
     // Another position is not this one, pondered or not.
     let other: Position = "Q0,0/n1,0 w KRRBBNNPPPPPPPP/kqrrbbnpppppppp 0 2"
         .parse()
         .unwrap();
-    let elsewhere = Tree::new(&other, None, &[], &[], &params(), 50_000, Some(grown(true)));
+    let elsewhere = Tree::new(
+        &other,
+        None,
+        &[],
+        &[],
+        &params(),
+        50_000,
+        Reuse::of(Some(grown(true))),
+    );
     assert_eq!(elsewhere.nodes[0].load().visits, 0);
 }
 
@@ -472,7 +506,7 @@ fn a_cut_down_root_keeps_only_the_actions_named_from_the_last_tree() {
         .unwrap();
     let grown = || {
         run(
-            Tree::new(&pos, None, &[], &[], &params(), 100_000, None),
+            Tree::new(&pos, None, &[], &[], &params(), 100_000, Reuse::default()),
             5,
             3000,
         )
@@ -506,7 +540,7 @@ fn a_cut_down_root_keeps_only_the_actions_named_from_the_last_tree() {
         &[Action::Draw],
         &ours,
         100_000,
-        Some(old),
+        Reuse::of(Some(old)),
     );
     let kept: Vec<usize> = cut.children(0).collect();
     assert_eq!(kept.len(), 1);
@@ -516,7 +550,15 @@ fn a_cut_down_root_keeps_only_the_actions_named_from_the_last_tree() {
         !cut.children(kept[0]).is_empty(),
         "the kinds below the draw"
     );
-    let whole = Tree::new(&after, None, &[], &[], &ours, 100_000, Some(grown()));
+    let whole = Tree::new(
+        &after,
+        None,
+        &[],
+        &[],
+        &ours,
+        100_000,
+        Reuse::of(Some(grown())),
+    );
     assert_eq!(whole.children(0).len(), replies);
     assert!(whole.children(0).any(|c| whole.nodes[c].visits() > 0));
 }

@@ -11,6 +11,7 @@
 use super::leaf::{self, Actions, Outcomes};
 use super::node::{Edge, Node, NodeData, NONE, OPENING};
 use super::outcome::DrawValue;
+use super::reuse::Reuse;
 use crate::rules::{Kind, Position};
 use crate::search::{Action, Params, MAX_ROOT_ACTIONS};
 use std::sync::atomic::AtomicUsize;
@@ -50,8 +51,8 @@ impl Tree {
     /// `pending` kind, if any), holding at most `capacity` nodes, its root
     /// opened with the actions `only` names (all when empty). It starts
     /// from `kept`'s subtree where the game has gone on along it (its
-    /// root cut down to `only` too), and takes `kept`'s node array when
-    /// it is as large.
+    /// root cut down to `only` too), else from its fallback's, and takes
+    /// `kept`'s node array when it is as large.
     pub fn new(
         root: &Position,
         pending: Option<Kind>,
@@ -59,7 +60,7 @@ impl Tree {
         only: &[Action],
         params: &Params,
         capacity: usize,
-        kept: Option<Tree>,
+        kept: Reuse,
     ) -> Tree {
         let capacity = capacity.max(1 + MAX_ROOT_ACTIONS);
         let mover = root.side_to_move().opposite();
@@ -83,11 +84,18 @@ impl Tree {
         };
         // After a ponder of this position the whole tree goes on as it
         // stands: copying it node by node would be time on the clock.
+        let Reuse {
+            tree: kept,
+            fallback,
+        } = kept;
         let kept = kept.and_then(|old| tree.take_whole(old, only));
         if tree.len.load(Relaxed) == 0 {
             let mut start = kept
                 .map(|old| tree.take_over(old, only))
                 .unwrap_or_default();
+            if let Some(fallback) = fallback.filter(|_| start.is_empty()) {
+                start = tree.start_in(fallback, only);
+            }
             if tree.nodes.is_empty() {
                 tree.nodes = allocate(capacity);
             }
