@@ -285,15 +285,16 @@ pub fn search(
     let clock = request.clock();
     let seed = request.seed();
     let capacity = params.hash_mib.saturating_mul(1 << 20) / NODE_BYTES;
-    // A ponder starts from the last tree in a node array of its own and
-    // keeps that tree for a wrong guess; the search after it goes on from
-    // the ponder's tree, else from the one it kept.
+    // A ponder starts from the last tree in the node array of the tree
+    // before the last ponder, and keeps the last tree for a wrong guess;
+    // the search after it goes on from the ponder's tree, else from the
+    // one it kept.
     let Kept {
         last,
         before_ponder,
     } = kept;
     let (taken, before_ponder) = if limits.ponder {
-        (None, last)
+        (before_ponder, last)
     } else {
         (last, before_ponder)
     };
