@@ -12,6 +12,7 @@ use crate::search::eval::net::Net;
 use crate::search::eval::rich::Rich;
 use crate::search::eval::{Evaluation, HandMade};
 use crate::search::{self, Params};
+use std::time::Duration;
 
 /// Prints the divide of `pos` at `depth` (a line per root move, sorted)
 /// through `emit` and returns the last line, `Nodes searched: <n>`.
@@ -27,6 +28,11 @@ pub fn perft_lines(pos: &mut Position, depth: u32, mut emit: impl FnMut(&str)) -
 /// How many times the bench evaluates each of its positions to time the
 /// static evaluations: long enough to be steady, short beside the rest.
 const EVALUATION_ROUNDS: u32 = 20_000;
+
+/// `n` things done in `time`, a second.
+fn per_second((n, time): (u64, Duration)) -> f64 {
+    n as f64 / time.as_secs_f64().max(1e-9)
+}
 
 /// Runs the bench, printing through `emit`, and returns the last line,
 /// `playout plies/s: <n>`.
@@ -50,48 +56,37 @@ pub fn bench_lines(
             seed: 0xC4E5,
             ..Params::default()
         };
-        let (n1, t1) = crate::bench::search_speed(&params(1), search_nodes);
-        let one = n1 as f64 / t1.as_secs_f64().max(1e-9);
+        let rate = |params: &Params| per_second(crate::bench::search_speed(params, search_nodes));
+        let one = rate(&params(1));
         emit(&format!("search iterations/s, 1 thread: {one:.0}"));
         if threads > 1 {
-            let (n, t) = crate::bench::search_speed(&params(threads), search_nodes);
-            let many = n as f64 / t.as_secs_f64().max(1e-9);
+            let many = rate(&params(threads));
             emit(&format!(
                 "search iterations/s, {threads} threads: {many:.0} ({:.2}x)",
                 many / one
             ));
         }
-        let alphabeta = Params {
+        let alphabeta = rate(&Params {
             player: crate::search::Player::Alphabeta,
             ..params(1)
-        };
-        let (n, t) = crate::bench::search_speed(&alphabeta, search_nodes);
-        let nps = n as f64 / t.as_secs_f64().max(1e-9);
-        emit(&format!("alphabeta nodes/s, 1 thread: {nps:.0}"));
+        });
+        emit(&format!("alphabeta nodes/s, 1 thread: {alphabeta:.0}"));
         // The shipped net and the plain hand-made evaluation beside the
         // default (rich), at equal settings: an evaluation is kept for
         // what it wins at equal time.
-        let net = Params {
-            evaluation: Evaluation::Net(Net::shipped()),
-            ..params(1)
-        };
-        let (n, t) = crate::bench::search_speed(&net, search_nodes);
-        let with_net = n as f64 / t.as_secs_f64().max(1e-9);
-        emit(&format!(
-            "search iterations/s, 1 thread, shipped net: {with_net:.0} ({:.2}x)",
-            with_net / one
-        ));
-        let hand = Params {
-            evaluation: Evaluation::HandMade,
-            ..params(1)
-        };
-        let (n, t) = crate::bench::search_speed(&hand, search_nodes);
-        let with_hand = n as f64 / t.as_secs_f64().max(1e-9);
-        emit(&format!(
-            "search iterations/s, 1 thread, hand-made evaluation: {with_hand:.0} ({:.2}x)",
-            with_hand / one
-        ));
-        let per_second = |(n, t): (u64, std::time::Duration)| n as f64 / t.as_secs_f64().max(1e-9);
+        for (name, evaluation) in [
+            ("shipped net", Evaluation::Net(Net::shipped())),
+            ("hand-made evaluation", Evaluation::HandMade),
+        ] {
+            let other = rate(&Params {
+                evaluation,
+                ..params(1)
+            });
+            emit(&format!(
+                "search iterations/s, 1 thread, {name}: {other:.0} ({:.2}x)",
+                other / one
+            ));
+        }
         let hand = per_second(crate::bench::evaluation_speed(&HandMade, EVALUATION_ROUNDS));
         let net = per_second(crate::bench::evaluation_speed(
             Net::shipped().as_ref(),
