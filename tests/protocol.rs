@@ -2368,7 +2368,7 @@ fn pondering_does_not_lift_a_weak_levels_node_cap() {
     for (options, cap) in [
         (vec![("Skill", "1")], 8),
         (vec![("Skill", "3")], 128),
-        (vec![("UCI_LimitStrength", "true"), ("UCI_Elo", "287")], 16),
+        (vec![("UCI_LimitStrength", "true"), ("UCI_Elo", "282")], 16),
     ] {
         let mut all = vec![("Threads", "1"), ("Seed", "5"), ("Ponder", "true")];
         all.extend(options.iter().copied());
@@ -2517,7 +2517,7 @@ fn uci_elo_plays_at_the_strength_of_the_ladder() {
     let mut e = Engine::with_options(&[("Threads", "1"), ("Seed", "9")]);
     e.expect_silent(&format!("position fen {MIDDLEGAME}"));
     let go = "go nodes 3000";
-    e.expect_silent("setoption name UCI_Elo value 180");
+    e.expect_silent("setoption name UCI_Elo value 168");
     assert!(
         nodes_searched(&mut e, go) > 1000,
         "UCI_Elo acted without UCI_LimitStrength"
@@ -2526,26 +2526,26 @@ fn uci_elo_plays_at_the_strength_of_the_ladder() {
     let lowest = nodes_searched(&mut e, go);
     assert!(
         lowest <= 8,
-        "UCI_Elo 180 searched {lowest} playouts, level 1 caps at 8"
+        "UCI_Elo 168 searched {lowest} playouts, level 1 caps at 8"
     );
     // Halfway from level 1 to level 2: twice level 1's cap.
-    e.expect_silent("setoption name UCI_Elo value 287");
+    e.expect_silent("setoption name UCI_Elo value 282");
     let between = nodes_searched(&mut e, go);
     assert!(
         (9..=16).contains(&between),
-        "UCI_Elo 287 searched {between}"
+        "UCI_Elo 282 searched {between}"
     );
     // Skill is the engine's own scale, ignored while the Elo rules.
     e.expect_silent("setoption name Skill value 6");
     assert_eq!(nodes_searched(&mut e, go), between);
-    e.expect_silent("setoption name UCI_Elo value 1475");
+    e.expect_silent("setoption name UCI_Elo value 1174");
     assert!(
         nodes_searched(&mut e, go) > 1000,
-        "UCI_Elo 1475 is full strength"
+        "UCI_Elo 1174 is full strength"
     );
     for bad in [
-        "setoption name UCI_Elo value 179",
-        "setoption name UCI_Elo value 1476",
+        "setoption name UCI_Elo value 167",
+        "setoption name UCI_Elo value 1175",
         "setoption name UCI_LimitStrength value 2",
     ] {
         e.expect_error(bad);
