@@ -55,6 +55,24 @@ fn pos(text: &str) -> Position {
     text.parse().unwrap()
 }
 
+/// A middle game without piles: every action is a step.
+const STEPS_ONLY: &str = "P-1,6*/P0,5*/p1,4/P-1,3*/K1,3/k0,2/r2,2/N1,1/n-2,0/N0,0/B-3,-1/n-2,-1/Q0,-1/B-3,-2/p-1,-2*/p1,-2*/p2,-3* b -/- 5 59";
+
+/// The last report of a search on `engine`, which keeps what the search
+/// leaves for the next.
+fn last_report(
+    engine: &Engine,
+    pos: &Position,
+    limits: &Limits,
+    params: &Params,
+    stop: &AtomicBool,
+) -> Report {
+    let mut last = None;
+    let request = Request::new(pos, limits, params);
+    engine.search(&request, stop, &mut |r| last = Some(r.clone()));
+    last.expect("a report")
+}
+
 fn mates(pos: &Position, mv: Move) -> bool {
     let mut after = pos.clone();
     after.make(mv);
@@ -87,7 +105,7 @@ const MATE_IN_ONE: [(&str, &str); 3] = [
 const BLUNDERS: [&str; 3] = [
     "b-2,6/P-2,5/N-2,4/P-2,3*/B0,3/n-2,2/B-1,2/p1,2*/R-3,1/K1,1/b0,0/Q-1,-1/P-1,-2/N0,-3/p1,-4*/k0,-5/p2,-5*/p1,-6/p2,-6* w -/- 0 56",
     "P2,2*/P3,1/P3,0/K1,-1/r3,-1/p0,-2*/p3,-2*/p-1,-3/p1,-3*/k2,-3/n0,-4/B0,-5/b0,-6/p-1,-7*/n0,-7/Q1,-7/P-2,-8/p-1,-8* b -/- 0 60",
-    "P-1,6*/P0,5*/p1,4/P-1,3*/K1,3/k0,2/r2,2/N1,1/n-2,0/N0,0/B-3,-1/n-2,-1/Q0,-1/B-3,-2/p-1,-2*/p1,-2*/p2,-3* b -/- 5 59",
+    STEPS_ONLY,
 ];
 
 #[test]
@@ -371,20 +389,12 @@ fn go_depth_stops_alphabeta_after_that_depth() {
 /// went on keeps what the last one learned of it.
 #[test]
 fn the_next_search_starts_from_the_subtree_of_the_line_played() {
-    // A middle game without piles: every action is a step.
-    let start: Position = "P-1,6*/P0,5*/p1,4/P-1,3*/K1,3/k0,2/r2,2/N1,1/n-2,0/N0,0/B-3,-1/n-2,-1/Q0,-1/B-3,-2/p-1,-2*/p1,-2*/p2,-3* b -/- 5 59"
-        .parse()
-        .unwrap();
+    let start = pos(STEPS_ONLY);
     let params = params(1, 9);
     let engine = Engine::new();
     let search = |pos: &Position, nodes: u64| {
-        let mut last = None;
         let limits = self::nodes(nodes);
-        let request = Request::new(pos, &limits, &params);
-        engine.search(&request, &AtomicBool::new(false), &mut |r| {
-            last = Some(r.clone())
-        });
-        last.expect("a report")
+        last_report(&engine, pos, &limits, &params, &AtomicBool::new(false))
     };
     let first = search(&start, 3000);
     let best = &first.actions[0];
@@ -417,16 +427,11 @@ fn the_next_search_starts_from_the_subtree_of_the_line_played() {
 /// the search before the ponder learned of the reply played.
 #[test]
 fn after_a_wrong_guess_the_search_goes_on_from_the_tree_before_the_ponder() {
-    let start: Position = "P-1,6*/P0,5*/p1,4/P-1,3*/K1,3/k0,2/r2,2/N1,1/n-2,0/N0,0/B-3,-1/n-2,-1/Q0,-1/B-3,-2/p-1,-2*/p1,-2*/p2,-3* b -/- 5 59"
-        .parse()
-        .unwrap();
+    let start = pos(STEPS_ONLY);
     let params = params(1, 9);
     let engine = Engine::new();
     let search = |pos: &Position, limits: &Limits, stop: &AtomicBool| {
-        let mut last = None;
-        let request = Request::new(pos, limits, &params);
-        engine.search(&request, stop, &mut |r| last = Some(r.clone()));
-        last.expect("a report")
+        last_report(&engine, pos, limits, &params, stop)
     };
     let first = search(&start, &nodes(3000), &AtomicBool::new(false));
     let best = &first.actions[0];
@@ -465,7 +470,7 @@ fn after_a_wrong_guess_the_search_goes_on_from_the_tree_before_the_ponder() {
 /// allows, whatever `go` asks.
 #[test]
 fn a_lower_skill_searches_less_and_varies_its_choice() {
-    let start = pos("P-1,6*/P0,5*/p1,4/P-1,3*/K1,3/k0,2/r2,2/N1,1/n-2,0/N0,0/B-3,-1/n-2,-1/Q0,-1/B-3,-2/p-1,-2*/p1,-2*/p2,-3* b -/- 5 59");
+    let start = pos(STEPS_ONLY);
     let legal = root_actions(&start, None);
     let mut chosen = std::collections::HashSet::new();
     for seed in 1..=20 {

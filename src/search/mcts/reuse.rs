@@ -43,16 +43,6 @@ pub struct Reuse<'a> {
     pub fallback: Option<&'a Tree>,
 }
 
-impl Reuse<'_> {
-    /// Going on from `tree` alone.
-    pub fn of(tree: Option<Tree>) -> Reuse<'static> {
-        Reuse {
-            tree,
-            fallback: None,
-        }
-    }
-}
-
 impl Tree {
     /// Takes what this new tree can use of `old`, the last search's: the
     /// nodes to start from (none when the game has not gone on along

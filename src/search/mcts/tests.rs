@@ -26,6 +26,14 @@ fn params() -> Params {
     }
 }
 
+/// A new tree going on from `kept` alone.
+fn going_on(kept: Tree) -> Reuse<'static> {
+    Reuse {
+        tree: Some(kept),
+        fallback: None,
+    }
+}
+
 /// Runs `iterations` iterations of a walker seeded with `seed` on
 /// `tree`.
 fn run(tree: Tree, seed: u64, iterations: usize) -> Tree {
@@ -452,46 +460,25 @@ fn a_pondered_tree_goes_on_whole_and_only_it() {
         tree.pondered = pondered;
         tree
     };
+    let after = |at: &Position, kept: Tree| {
+        Tree::new(at, None, &[], &[], &params(), 50_000, going_on(kept))
+    };
     let pondered = grown(true);
     let len = pondered.len();
-    let next = Tree::new(
-        &pos,
-        None,
-        &[],
-        &[],
-        &params(),
-        50_000,
-        Reuse::of(Some(pondered)),
-    );
+    let next = after(&pos, pondered);
     assert_eq!(next.len(), len);
     assert_eq!(next.nodes[0].load().visits, 2000);
     assert!(
         !next.pondered,
         "the tree goes on once, as the timed search's"
     );
-    let plain = Tree::new(
-        &pos,
-        None,
-        &[],
-        &[],
-        &params(),
-        50_000,
-        Reuse::of(Some(grown(false))),
-    );
+    let plain = after(&pos, grown(false));
     assert_eq!(plain.nodes[0].load().visits, 0);
     // Another position is not this one, pondered or not.
     let other: Position = "Q0,0/n1,0 w KRRBBNNPPPPPPPP/kqrrbbnpppppppp 0 2"
         .parse()
         .unwrap();
-    let elsewhere = Tree::new(
-        &other,
-        None,
-        &[],
-        &[],
-        &params(),
-        50_000,
-        Reuse::of(Some(grown(true))),
-    );
+    let elsewhere = after(&other, grown(true));
     assert_eq!(elsewhere.nodes[0].load().visits, 0);
 }
 
@@ -540,7 +527,7 @@ fn a_cut_down_root_keeps_only_the_actions_named_from_the_last_tree() {
         &[Action::Draw],
         &ours,
         100_000,
-        Reuse::of(Some(old)),
+        going_on(old),
     );
     let kept: Vec<usize> = cut.children(0).collect();
     assert_eq!(kept.len(), 1);
@@ -550,15 +537,7 @@ fn a_cut_down_root_keeps_only_the_actions_named_from_the_last_tree() {
         !cut.children(kept[0]).is_empty(),
         "the kinds below the draw"
     );
-    let whole = Tree::new(
-        &after,
-        None,
-        &[],
-        &[],
-        &ours,
-        100_000,
-        Reuse::of(Some(grown())),
-    );
+    let whole = Tree::new(&after, None, &[], &[], &ours, 100_000, going_on(grown()));
     assert_eq!(whole.children(0).len(), replies);
     assert!(whole.children(0).any(|c| whole.nodes[c].visits() > 0));
 }
