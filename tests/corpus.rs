@@ -110,7 +110,16 @@ fn check_fields(entry: &Value) -> Result<(&str, &str, usize), String> {
     if date.len() != 10 || date[4] != b'-' || date[7] != b'-' || !digits(0..4) || !digits(5..7) {
         return Err("'date' is not YYYY-MM-DD".into());
     }
-    text("command")?;
+    let command = text("command")?;
+    // The first shards, which all played the net, have no `evaluation`.
+    if !entry["evaluation"].is_null() {
+        let evaluation = text("evaluation")?;
+        if !["hand", "rich", "net"].contains(&evaluation)
+            || !command.contains(&format!("Evaluation={evaluation}"))
+        {
+            return Err(format!("'evaluation' {evaluation} is not what the command played"));
+        }
+    }
     for key in ["generation", "nodes", "seed"] {
         number(key)?;
     }
@@ -207,7 +216,8 @@ fn add_shard(dir: &Path, name: &str, records: &[GameRecord], strip: bool) {
     let entry = json!({
         "shard": name, "sha256": format!("{:x}", Sha256::digest(&bytes)),
         "games": text.lines().count(), "commit": format!("{}-dirty", "0".repeat(40)),
-        "command": "chex match --nodes 1", "generation": 2, "net_sha256": "a".repeat(64),
+        "command": "chex match --option1 Evaluation=rich --option2 Evaluation=rich --nodes 1",
+        "evaluation": "rich", "generation": 2, "net_sha256": "a".repeat(64),
         "nodes": 1, "seed": 5, "date": "2026-01-02",
     });
     let manifest = dir.join("manifest.jsonl");
@@ -249,6 +259,10 @@ fn a_corpus_made_like_tools_selfplay_passes_and_a_damaged_one_is_refused() {
     let manifest = fs::read_to_string(dir.join("manifest.jsonl")).unwrap();
     fs::write(dir.join("manifest.jsonl"), manifest.repeat(2)).unwrap();
     refused("listed twice");
+    let net = manifest.replace(r#""evaluation":"rich""#, r#""evaluation":"net""#);
+    assert_ne!(net, manifest);
+    fs::write(dir.join("manifest.jsonl"), net).unwrap();
+    refused("not what the command played");
     fs::write(dir.join("manifest.jsonl"), &manifest).unwrap();
 
     fs::copy(dir.join(name), dir.join("stray.jsonl.gz")).unwrap();
