@@ -71,6 +71,13 @@ impl Position {
         self.euler == EULER_WITHOUT_HOLES
     }
 
+    /// How many holes the table has: regions of empty squares, joined at
+    /// their sides, that it encloses. The table is one group.
+    #[inline(always)]
+    pub(in crate::rules) fn holes(&self) -> u32 {
+        ((EULER_WITHOUT_HOLES - self.euler) / 4) as u32
+    }
+
     /// [`Position::without_holes`] for the table less the tile on
     /// `square`, without lifting it.
     #[inline(always)]

@@ -289,6 +289,12 @@ impl Position {
         self.rows[(y & 63) as usize]
     }
 
+    /// The torus rows holding a tile: bit `y mod 64`.
+    #[inline(always)]
+    pub(super) fn occupied_rows(&self) -> u64 {
+        self.occupied_rows
+    }
+
     /// The slots on the table.
     #[inline(always)]
     pub(super) fn present(&self) -> TileSet {
