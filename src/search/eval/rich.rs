@@ -92,17 +92,18 @@ impl RichTerms {
     pub fn of(pos: &Position) -> RichTerms {
         let mut t = [0; COUNT];
         t[..Term::COUNT].copy_from_slice(&Terms::of(pos).counts());
-        each_extra(pos, |index, count| t[index] += count);
+        each_distance(pos, |index, count| t[index] += count);
+        each_held(pos, |index, count| t[index] += count);
         RichTerms(t)
     }
 }
 
-/// Calls `add` with the index and count of every extra term's share of
-/// `pos` for the side to move (a term may come more than once: its count
-/// is the sum). The evaluation adds weights and the fitting tool counts
-/// through this one walk, so the two cannot disagree.
-#[inline(always)]
-fn each_extra(pos: &Position, mut add: impl FnMut(usize, i32)) {
+/// Calls `add` with the index and count of every distance term's share
+/// of `pos` for the side to move (a term may come more than once: its
+/// count is the sum), tile by tile: the counts the fitting tool reads.
+/// The evaluation weighs the same terms by masks
+/// ([`weighted_distances`]), which the tests hold to the same sum.
+fn each_distance(pos: &Position, mut add: impl FnMut(usize, i32)) {
     let us = pos.side_to_move();
     let columns = pos.slot_columns();
     for colour in Colour::ALL {
@@ -127,13 +128,66 @@ fn each_extra(pos: &Position, mut add: impl FnMut(usize, i32)) {
             }
         }
     }
+}
+
+/// Calls `add` with the index and count of each holding term of `pos`
+/// for the side to move: for the evaluation and the fitting tool alike.
+#[inline(always)]
+fn each_held(pos: &Position, mut add: impl FnMut(usize, i32)) {
     let held = pos.held_counts();
-    let them = us.opposite();
+    let (us, them) = (
+        pos.side_to_move().index(),
+        pos.side_to_move().opposite().index(),
+    );
     for (k, kind) in KINDS.into_iter().enumerate() {
-        let count =
-            i32::from(held[us.index()][kind.index()]) - i32::from(held[them.index()][kind.index()]);
-        add(held_index(k), count);
+        add(
+            held_index(k),
+            i32::from(held[us][kind.index()]) - i32::from(held[them][kind.index()]),
+        );
     }
+}
+
+/// The distance terms of [`each_distance`] weighted by [`RICH_FITTED`],
+/// counted by masks rather than tile by tile: for each king, the slots
+/// two, three and four or more squares away, all 32 at once, and then
+/// per side and kind the tiles in each. The walk's branches on each
+/// tile's kind and its distance cost the search more than these.
+fn weighted_distances(pos: &Position) -> i32 {
+    let us = pos.side_to_move();
+    let columns = pos.slot_columns();
+    let mut sum = 0;
+    for whose in Colour::ALL {
+        let Some(king) = pos.king_square(whose) else {
+            continue;
+        };
+        // far[i]: the slots at least i + 2 from the king.
+        let mut far = [0u32; DISTANCE_BUCKETS - 1];
+        for slot in 0..32 {
+            let d = (king.x - columns.xs[slot])
+                .abs()
+                .max((king.y - columns.ys[slot]).abs());
+            for (i, far) in far.iter_mut().enumerate() {
+                *far |= u32::from(d >= i as i32 + 2) << slot;
+            }
+        }
+        for colour in Colour::ALL {
+            let sign = if colour == us { 1 } else { -1 };
+            let king = usize::from(colour != whose);
+            let side = columns.present_of(colour);
+            for (k, kind) in KINDS.into_iter().enumerate() {
+                let tiles = columns.by_kind[kind.index()] & side;
+                let weight = |bucket| RICH_FITTED[near_index(k, king, bucket)];
+                // Each tile weighs its bucket's weight: the nearest
+                // bucket's, plus the step to each bucket it is past.
+                let mut s = weight(0) * tiles.count_ones() as i32;
+                for (i, &far) in far.iter().enumerate() {
+                    s += (weight(i + 1) - weight(i)) * (tiles & far).count_ones() as i32;
+                }
+                sum += sign * s;
+            }
+        }
+    }
+    sum
 }
 
 /// The place of `kind` in [`KINDS`], `None` for the king.
@@ -182,7 +236,8 @@ impl Evaluator for Rich {
     fn centipawns_with(&self, pos: &Position, _: &mut ()) -> i32 {
         let plain = Terms::of(pos).counts();
         let mut sum: i32 = plain.iter().zip(&RICH_FITTED).map(|(c, w)| c * w).sum();
-        each_extra(pos, |index, count| sum += RICH_FITTED[index] * count);
+        sum += weighted_distances(pos);
+        each_held(pos, |index, count| sum += RICH_FITTED[index] * count);
         sum
     }
 }
