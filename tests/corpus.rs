@@ -117,7 +117,9 @@ fn check_fields(entry: &Value) -> Result<(&str, &str, usize), String> {
         if !["hand", "rich", "net"].contains(&evaluation)
             || !command.contains(&format!("Evaluation={evaluation}"))
         {
-            return Err(format!("'evaluation' {evaluation} is not what the command played"));
+            return Err(format!(
+                "'evaluation' {evaluation} is not what the command played"
+            ));
         }
     }
     for key in ["generation", "nodes", "seed"] {

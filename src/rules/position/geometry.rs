@@ -6,6 +6,7 @@
 //! `position` module comment), with no loop over tiles.
 
 use super::Position;
+use crate::rules::piece::Colour;
 use crate::rules::ring::{euler_gain, ring_bit_if_within, Ring, CENTRE};
 use crate::rules::square::{Square, NEIGHBOUR_STEPS};
 use crate::rules::tile_set::TileSet;
@@ -252,6 +253,17 @@ impl Position {
             (self.rows[(square.y.wrapping_add(dy) & 63) as usize].rotate_right(shift) & 7) as Ring
         };
         row(-1) | row(0) << 3 | row(1) << 6
+    }
+
+    /// The squares of the 3 × 3 block centred on `centre` that hold a
+    /// tile, numbered as [`Position::attacked_block`] numbers them, and
+    /// how many of the tiles around `centre` are each colour's (by
+    /// [`Colour::index`]): what an evaluation asks about each king.
+    #[inline]
+    pub fn block_around(&self, centre: Square) -> (u16, [u32; 2]) {
+        let around = self.neighbour_slots(centre);
+        let by_colour = Colour::ALL.map(|colour| (around & TileSet::colour(colour)).len());
+        (self.ring(centre) as u16, by_colour)
     }
 
     /// The slots of the tiles touching `square`.

@@ -215,17 +215,13 @@ fn king_zone(pos: &Position, colour: Colour) -> KingZone {
     };
     let attacked = pos.attacked_block(colour.opposite(), king);
     zone.pressure = attacked.count_ones() as i32;
-    for square in king.neighbours() {
-        let (dx, dy) = (square.x - king.x, square.y - king.y);
-        let attacked = attacked >> (3 * (dy + 1) + dx + 1) & 1 == 1;
-        match pos.tile_at(square) {
-            None => {
-                zone.open += 1;
-                zone.flight += i32::from(!attacked);
-            }
-            Some(t) => zone.tiles[t.piece.colour.index()] += 1,
-        }
-    }
+    let (occupied, tiles) = pos.block_around(king);
+    // The block less its centre, the king's own square.
+    const AROUND: u16 = 0b111_101_111;
+    let open = AROUND & !occupied;
+    zone.open = open.count_ones() as i32;
+    zone.flight = (open & !attacked).count_ones() as i32;
+    zone.tiles = tiles.map(|n| n as i32);
     zone
 }
 
