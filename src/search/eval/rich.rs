@@ -373,11 +373,15 @@ mod tests {
     fn the_evaluation_is_the_weighted_sum_of_the_counts() {
         // The evaluation adds weights without counting the terms: it
         // must be the sum the fit weighed.
+        let mut king_in_pile = 0;
         for pos in random_positions(41, 6) {
             let t = RichTerms::of(&pos).counts();
             let sum: i32 = t.iter().zip(&RICH_FITTED).map(|(c, w)| c * w).sum();
             assert_eq!(Rich.centipawns(&pos), sum, "{pos}");
+            king_in_pile += usize::from(Colour::ALL.iter().any(|&c| pos.king_square(c).is_none()));
         }
+        // The distances skip a king in the pile: those positions too.
+        assert!(king_in_pile > 50, "{king_in_pile}");
     }
 
     #[test]
