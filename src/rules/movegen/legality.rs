@@ -370,7 +370,7 @@ impl Position {
     }
 
     /// The screen's attackers of the king, found when first needed.
-    fn attackers_of_king(&self, screen: &mut Screen) -> TileSet {
+    pub(super) fn attackers_of_king(&self, screen: &mut Screen) -> TileSet {
         *screen.attackers.get_or_insert_with(|| {
             if screen.king == NO_SLOT {
                 TileSet::EMPTY

@@ -79,8 +79,7 @@ impl Position {
     /// counted without listing them: perft's last ply.
     pub fn count_legal(&mut self) -> u64 {
         let mut screen = self.screen();
-        let mut count = 0;
-        self.placements(&mut screen, self.pile(self.side_to_move()), |_| count += 1);
+        let mut count = self.count_placements(&mut screen);
         let mut candidates = MoveList::new();
         self.generate_step_candidates(&screen, &mut candidates);
         for &mv in &candidates {
@@ -330,6 +329,31 @@ impl Position {
                 });
             }
         }
+    }
+
+    /// How many moves [`Position::placements`] would emit for the side to
+    /// move's pile, counted by squares where it can be. A placement opens
+    /// no line, so while no enemy tile attacks the king every square
+    /// touching the table takes every kind but the king, and the king
+    /// every square but those of [`Position::king_danger`].
+    fn count_placements(&mut self, screen: &mut Screen) -> u64 {
+        let pile = self.pile(self.side_to_move());
+        if !self.attackers_of_king(screen).is_empty() {
+            let mut count = 0;
+            self.placements(screen, pile, |_| count += 1);
+            return count;
+        }
+        let others = pile.kinds().filter(|&k| k != Kind::King).count() as u64;
+        let king_left = pile.count(Kind::King) > 0;
+        if others == 0 && !king_left {
+            return 0;
+        }
+        let frontier = self.frontier_within(screen.reach);
+        let mut count = u64::from(frontier.len()) * others;
+        if king_left {
+            count += u64::from(frontier.len() - self.king_danger(screen.reach, &frontier).len());
+        }
+        count
     }
 
     /// The squares of `frontier` where the side to move may not place its
@@ -727,5 +751,37 @@ impl Area {
     #[inline(always)]
     fn touches(&self, s: Square) -> bool {
         self.touch[(s.y & 63) as usize] & (1 << (s.x & 63)) != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::random_games::each_position_of_random_games;
+
+    /// `count_legal` counts what `generate_legal` lists, whether the
+    /// placements are counted by squares (no enemy tile attacks the king)
+    /// or each tested, in every position of many random games.
+    #[test]
+    fn count_legal_counts_the_listed_moves() {
+        let (mut by_squares, mut tested) = (0, 0);
+        each_position_of_random_games(53, 60, 150, |pos| {
+            let mut list = MoveList::new();
+            pos.generate_legal(&mut list);
+            assert_eq!(pos.count_legal(), list.len() as u64, "{pos}");
+            let us = pos.side_to_move();
+            if !pos.pile(us).is_empty() {
+                let king = pos.king_square(us);
+                if king.is_some_and(|k| pos.attack_count(us.opposite(), k) > 0) {
+                    tested += 1;
+                } else {
+                    by_squares += 1;
+                }
+            }
+        });
+        assert!(
+            by_squares > 1000 && tested > 100,
+            "{by_squares} by squares, {tested} tested"
+        );
     }
 }
