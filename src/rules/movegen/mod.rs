@@ -591,10 +591,11 @@ impl Position {
     /// they pick.
     fn generate_step_candidates(&self, screen: &Screen, list: &mut MoveList) {
         let us = self.side_to_move();
-        let area = Area {
+        let mut area = Area {
             reach: screen.reach,
-            touch: self.touch(screen.reach),
+            touch: [0; 64],
         };
+        self.touch(screen.reach, &mut area.touch);
         for slot in self.present() & TileSet::colour(us) {
             let from = self.square_of(slot);
             match self.kind_of(slot) {
@@ -611,15 +612,15 @@ impl Position {
         }
     }
 
-    /// For each torus row of the reach, the squares touching a tile.
-    fn touch(&self, reach: Reach) -> [u64; 64] {
-        let mut touch = [0; 64];
+    /// Writes into `touch`, for each torus row of the reach, the squares
+    /// touching a tile: in place, as the 512 bytes returned by value
+    /// were copied once more into the caller's `Area`.
+    fn touch(&self, reach: Reach, touch: &mut [u64; 64]) {
         for y in reach.min_y..=reach.max_y {
             let row = |dy: i32| self.row(y + dy);
             let band = row(-1) | row(0) | row(1);
             touch[(y & 63) as usize] = band | band.rotate_left(1) | band.rotate_right(1);
         }
-        touch
     }
 
     /// Adds the quiet step `from → to` onto an empty square next to
