@@ -613,8 +613,8 @@ impl Position {
     }
 
     /// Writes into `touch`, for each torus row of the reach, the squares
-    /// touching a tile: in place, as the 512 bytes returned by value
-    /// were copied once more into the caller's `Area`.
+    /// touching a tile: in place, as a copy of its 512 bytes costs about
+    /// what filling it does.
     fn touch(&self, reach: Reach, touch: &mut [u64; 64]) {
         for y in reach.min_y..=reach.max_y {
             let row = |dy: i32| self.row(y + dy);
