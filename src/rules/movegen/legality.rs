@@ -253,6 +253,21 @@ impl Position {
         self.spares_the_king(mv, Some(slot), to, capture, screen)
     }
 
+    /// True when every step candidate of the side to move's tile in
+    /// `slot` is legal, as [`Position::step_is_legal`] would find each
+    /// one: the tile is not the king, holds nothing together (the ring
+    /// test), and shields nothing, while no enemy tile attacks the king.
+    /// Perft's last ply then counts the tile's candidates untested.
+    pub(super) fn every_candidate_is_legal(&self, slot: usize, screen: &mut Screen) -> bool {
+        let from = self.square_of(slot);
+        slot != screen.king as usize
+            && ring_connected(self.ring(from))
+            && self.attackers_of_king(screen).is_empty()
+            && !(screen.king != NO_SLOT
+                && on_a_line(from, self.square_of(screen.king as usize))
+                && self.shields_of(screen).contains(slot))
+    }
+
     /// True when `mv`, which keeps the table together and neither moves
     /// the king nor opens a line to it, leaves no enemy tile able to
     /// capture the king. `mover` is the moving tile (none for a

@@ -80,10 +80,18 @@ impl Position {
     pub fn count_legal(&mut self) -> u64 {
         let mut screen = self.screen();
         let mut count = self.count_placements(&mut screen);
+        let area = self.area(screen.reach);
         let mut candidates = MoveList::new();
-        self.generate_step_candidates(&screen, &mut candidates);
-        for &mv in &candidates {
-            count += u64::from(self.candidate_is_legal(mv, &mut screen));
+        for slot in self.present() & TileSet::colour(self.side_to_move()) {
+            candidates.clear();
+            self.step_candidates_of(slot, &area, &mut candidates);
+            if self.every_candidate_is_legal(slot, &mut screen) {
+                count += candidates.len() as u64;
+                continue;
+            }
+            for &mv in &candidates {
+                count += u64::from(self.candidate_is_legal(mv, &mut screen));
+            }
         }
         count
     }
@@ -301,11 +309,10 @@ impl Position {
             return;
         }
         let frontier = self.frontier_within(screen.reach);
-        let danger = if king_left {
-            self.king_danger(screen.reach, &frontier)
-        } else {
-            frontier.cleared()
-        };
+        let mut safe = frontier.clone();
+        if king_left {
+            self.remove_king_danger(screen.reach, &mut safe);
+        }
         for to in frontier.squares() {
             if let Some(&kind) = others.first() {
                 // Every kind but the king blocks and connects alike.
@@ -322,7 +329,7 @@ impl Position {
                     }
                 }
             }
-            if king_left && !danger.contains(to) {
+            if king_left && safe.contains(to) {
                 emit(Move::Place {
                     piece: Piece::new(us, Kind::King),
                     to,
@@ -335,7 +342,7 @@ impl Position {
     /// move's pile, counted by squares where it can be. A placement opens
     /// no line, so while no enemy tile attacks the king every square
     /// touching the table takes every kind but the king, and the king
-    /// every square but those of [`Position::king_danger`].
+    /// every square [`Position::remove_king_danger`] leaves.
     fn count_placements(&mut self, screen: &mut Screen) -> u64 {
         let pile = self.pile(self.side_to_move());
         if !self.attackers_of_king(screen).is_empty() {
@@ -348,32 +355,32 @@ impl Position {
         if others == 0 && !king_left {
             return 0;
         }
-        let frontier = self.frontier_within(screen.reach);
-        let mut count = u64::from(frontier.len()) * others;
+        let mut squares = self.frontier_within(screen.reach);
+        let mut count = u64::from(squares.len()) * others;
         if king_left {
-            count += u64::from(frontier.len() - self.king_danger(screen.reach, &frontier).len());
+            self.remove_king_danger(screen.reach, &mut squares);
+            count += u64::from(squares.len());
         }
         count
     }
 
-    /// The squares of `frontier` where the side to move may not place its
-    /// king: those an enemy tile attacks by a capture that keeps the
-    /// table one group. Each enemy tile's few squares are marked, with
-    /// what its capture leaves worked out once, where asking each square
-    /// for its attackers would look at all sixteen tiles.
-    fn king_danger(&self, reach: Reach, frontier: &FrontierRows) -> FrontierRows {
+    /// Removes from `squares`, squares touching the table, those where
+    /// the side to move may not place its king: those an enemy tile
+    /// attacks by a capture that keeps the table one group. Each enemy
+    /// tile's few squares are struck, with what its capture leaves worked
+    /// out once, where asking each square for its attackers would look at
+    /// all sixteen tiles. In place: the squares are 512 bytes, and a
+    /// second set to return cost as much as the marking.
+    fn remove_king_danger(&self, reach: Reach, squares: &mut FrontierRows) {
         let enemy = self.side_to_move().opposite();
-        let mut danger = frontier.cleared();
         let f = enemy.forward();
         for slot in self.present() & TileSet::colour(enemy) {
             let from = self.square_of(slot);
             let shape = self.capture_shape(slot);
-            let mut mark = |to: Square| {
-                if reach.contains(to)
-                    && frontier.contains(to)
-                    && self.capture_keeps_table(slot, &shape, to)
-                {
-                    danger.insert(to);
+            // `to` lies within the reach.
+            let mut strike = |to: Square| {
+                if squares.contains(to) && self.capture_keeps_table(slot, &shape, to) {
+                    squares.remove(to);
                 }
             };
             let (jumps, lines): (Offsets, Offsets) = match self.kind_of(slot) {
@@ -386,7 +393,10 @@ impl Position {
                 Kind::Queen => (&[], &KING),
             };
             for &(dx, dy) in jumps {
-                mark(from.offset(dx, dy));
+                let to = from.offset(dx, dy);
+                if reach.contains(to) {
+                    strike(to);
+                }
             }
             for &(dx, dy) in lines {
                 // Up to the first tile, within the reach: the empty
@@ -394,11 +404,10 @@ impl Position {
                 let last = (self.blocker_distance(from, line_back(-dx, -dy)) as i32 - 1)
                     .min(reach.room(from, dx, dy));
                 for d in 1..=last {
-                    mark(from.offset(d * dx, d * dy));
+                    strike(from.offset(d * dx, d * dy));
                 }
             }
         }
-        danger
     }
 
     /// Keeps the legal ones of the step candidates.
@@ -590,24 +599,38 @@ impl Position {
     /// [`Position::sampling_screen`]. Random playouts test only the move
     /// they pick.
     fn generate_step_candidates(&self, screen: &Screen, list: &mut MoveList) {
-        let us = self.side_to_move();
+        let area = self.area(screen.reach);
+        for slot in self.present() & TileSet::colour(self.side_to_move()) {
+            self.step_candidates_of(slot, &area, list);
+        }
+    }
+
+    /// The [`Area`] of `reach`.
+    fn area(&self, reach: Reach) -> Area {
         let mut area = Area {
-            reach: screen.reach,
+            reach,
             touch: [0; 64],
         };
-        self.touch(screen.reach, &mut area.touch);
-        for slot in self.present() & TileSet::colour(us) {
-            let from = self.square_of(slot);
-            match self.kind_of(slot) {
-                Kind::Queen => {
-                    self.slides(from, &ORTHOGONAL, &area, list);
-                    self.slides(from, &DIAGONAL, &area, list);
-                }
-                Kind::Rook => self.slides(from, &ORTHOGONAL, &area, list),
-                Kind::Bishop => self.slides(from, &DIAGONAL, &area, list),
-                Kind::Knight => self.jumps(from, &KNIGHT, false, &area, list),
-                Kind::King => self.jumps(from, &KING, true, &area, list),
-                Kind::Pawn => self.pawn(from, us, !self.has_moved(slot), &area, list),
+        self.touch(reach, &mut area.touch);
+        area
+    }
+
+    /// Appends the step candidates of the side to move's tile in `slot`.
+    #[inline(always)]
+    fn step_candidates_of(&self, slot: usize, area: &Area, list: &mut MoveList) {
+        let from = self.square_of(slot);
+        match self.kind_of(slot) {
+            Kind::Queen => {
+                self.slides(from, &ORTHOGONAL, area, list);
+                self.slides(from, &DIAGONAL, area, list);
+            }
+            Kind::Rook => self.slides(from, &ORTHOGONAL, area, list),
+            Kind::Bishop => self.slides(from, &DIAGONAL, area, list),
+            Kind::Knight => self.jumps(from, &KNIGHT, false, area, list),
+            Kind::King => self.jumps(from, &KING, true, area, list),
+            Kind::Pawn => {
+                let unmoved = !self.has_moved(slot);
+                self.pawn(from, self.side_to_move(), unmoved, area, list)
             }
         }
     }

@@ -417,6 +417,12 @@ impl FrontierRows {
         *row |= 1 << (square.x & 63);
     }
 
+    /// Removes `square`, which it holds.
+    pub(super) fn remove(&mut self, square: Square) {
+        self.total -= 1;
+        self.rows[(square.y - self.min_y) as usize] &= !(1 << (square.x & 63));
+    }
+
     /// True when it holds `square`, which lies within the reach.
     pub(super) fn contains(&self, square: Square) -> bool {
         self.rows[(square.y - self.min_y) as usize] & 1 << (square.x & 63) != 0
