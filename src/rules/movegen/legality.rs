@@ -242,11 +242,7 @@ impl Position {
         if slot == screen.king as usize {
             return self.king_step_is_safe(from, to);
         }
-        // Only a tile on a line through the king can shield it.
-        let exposes = screen.king != NO_SLOT
-            && on_a_line(from, self.square_of(screen.king as usize))
-            && self.shields_of(screen).contains(slot);
-        if exposes {
+        if self.shields_king(slot, from, screen) {
             return self.survives(mv);
         }
         let capture = matches!(landing, Landing::Capture);
@@ -263,9 +259,18 @@ impl Position {
         slot != screen.king as usize
             && ring_connected(self.ring(from))
             && self.attackers_of_king(screen).is_empty()
-            && !(screen.king != NO_SLOT
-                && on_a_line(from, self.square_of(screen.king as usize))
-                && self.shields_of(screen).contains(slot))
+            && !self.shields_king(slot, from, screen)
+    }
+
+    /// True when the side to move's tile in `slot`, on `from`, stands
+    /// alone between its king and an enemy slider, so that moving it
+    /// could open the line.
+    #[inline(always)]
+    fn shields_king(&self, slot: usize, from: Square, screen: &mut Screen) -> bool {
+        // Only a tile on a line through the king can shield it.
+        screen.king != NO_SLOT
+            && on_a_line(from, self.square_of(screen.king as usize))
+            && self.shields_of(screen).contains(slot)
     }
 
     /// True when `mv`, which keeps the table together and neither moves

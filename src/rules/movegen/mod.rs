@@ -309,10 +309,12 @@ impl Position {
             return;
         }
         let frontier = self.frontier_within(screen.reach);
-        let mut safe = frontier.clone();
-        if king_left {
+        // Where the king may go: copied only while it is in the pile.
+        let king_squares = king_left.then(|| {
+            let mut safe = frontier.clone();
             self.remove_king_danger(screen.reach, &mut safe);
-        }
+            safe
+        });
         for to in frontier.squares() {
             if let Some(&kind) = others.first() {
                 // Every kind but the king blocks and connects alike.
@@ -329,7 +331,7 @@ impl Position {
                     }
                 }
             }
-            if king_left && safe.contains(to) {
+            if king_squares.as_ref().is_some_and(|safe| safe.contains(to)) {
                 emit(Move::Place {
                     piece: Piece::new(us, Kind::King),
                     to,
