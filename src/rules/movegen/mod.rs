@@ -1,22 +1,22 @@
 //! Legal move generation: candidates, the moves by movement whose
-//! destination touches some other tile (captures always) and the
-//! placements beside the table, listed here and settled one by one by
-//! `legality`; `sampling` numbers them for random playouts, which test
-//! only the candidate they pick, and `random` picks those turns. `reach`
-//! bounds where candidates land, and `list` is the list they fill.
+//! destination touches some other tile (captures always), listed here
+//! and settled one by one by `legality`; `placement` finds where a drawn
+//! tile may go. `sampling` numbers the candidates for random playouts,
+//! which test only the candidate they pick, and `random` picks those
+//! turns. `reach` bounds where candidates land, and `list` is the list
+//! they fill.
 
 use super::moves::Move;
-use super::piece::{Colour, Kind, Piece};
-use super::pile::Pile;
-use super::position::geometry::{line_back, line_towards, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
-use super::position::{Position, NO_SLOT};
-use super::ring::{ring_connected, CENTRE};
+use super::piece::{Colour, Kind};
+use super::position::geometry::{DIAGONAL, KING, KNIGHT, ORTHOGONAL};
+use super::position::Position;
+use super::ring::ring_connected;
 use super::square::Square;
 use super::tile_set::TileSet;
-use arrayvec::ArrayVec;
 
 mod legality;
 mod list;
+mod placement;
 mod random;
 mod reach;
 mod sampling;
@@ -25,7 +25,6 @@ use legality::Screen;
 pub use list::{MoveList, MAX_MOVES};
 pub use random::{Sampler, Turn};
 use reach::Reach;
-use sampling::FrontierRows;
 
 impl Position {
     /// Every legal move of the side to move: each placement of each kind
@@ -102,314 +101,6 @@ impl Position {
     pub fn generate_steps(&mut self, list: &mut MoveList) {
         let mut screen = self.screen();
         self.legal_steps(&mut screen, list);
-    }
-
-    /// Appends the legal placements of a drawn `kind` to `list`.
-    pub fn generate_placements(&mut self, kind: Kind, list: &mut MoveList) {
-        let mut pile = Pile::EMPTY;
-        pile.add(kind);
-        let mut screen = self.screen();
-        self.placements(&mut screen, pile, |mv| list.push(mv));
-    }
-
-    /// Appends the legal placements that give check of each kind in
-    /// `pile`: where to look for a mate by placement. A placed tile checks
-    /// by its own attack, or by joining the table so that a capture of
-    /// the king by a tile already attacking it would keep the table one
-    /// group. Without such a tile, only the squares from which the kind
-    /// attacks the king are tried.
-    pub fn generate_checking_placements(&mut self, pile: Pile, list: &mut MoveList) {
-        let us = self.side_to_move();
-        let Some(king) = self.king_square(us.opposite()) else {
-            return;
-        };
-        let mut screen = self.screen();
-        let mut squares = self.frontier_within(screen.reach);
-        // With no tile attacking the king, a placement checks only by its
-        // own attack. With one, a placement that joins the table checks
-        // exactly when the king's side could not place a tile there, its
-        // king left capturable: a tile joins and blocks alike whatever its
-        // colour, and a placement opens no line.
-        let joining = if self.attack_count(us, king) > 0 {
-            self.hand_over_turn();
-            let mut theirs = self.screen();
-            let piece = Piece::new(us.opposite(), Kind::Pawn);
-            let mut joining = squares.cleared();
-            for to in squares.squares() {
-                if !self.candidate_is_legal(Move::Place { piece, to }, &mut theirs) {
-                    joining.insert(to);
-                }
-            }
-            self.hand_over_turn();
-            joining
-        } else {
-            let mut reaching = squares.cleared();
-            self.squares_reaching(king, pile, screen.reach, |s| reaching.insert(s));
-            squares.intersect(&reaching);
-            squares.cleared()
-        };
-        for to in squares.squares() {
-            // Every kind but the king is placed alike: its legality is
-            // asked once a square.
-            let mut legal = None;
-            for kind in pile.kinds() {
-                let piece = Piece::new(us, kind);
-                // A placed tile that reaches the king checks: its capture
-                // leaves the squares of the table as they were, one group.
-                if !self.reaches(piece, to, king) && !joining.contains(to) {
-                    continue;
-                }
-                let mv = Move::Place { piece, to };
-                let is_legal = if kind == Kind::King {
-                    self.candidate_is_legal(mv, &mut screen)
-                } else {
-                    *legal.get_or_insert_with(|| self.candidate_is_legal(mv, &mut screen))
-                };
-                if is_legal {
-                    list.push(mv);
-                }
-            }
-        }
-    }
-
-    /// Calls `visit` with each square within `reach` from which a tile of
-    /// the side to move of a kind in `pile` would attack `target` by its
-    /// movement (some more than once): those where [`Position::reaches`]
-    /// can hold.
-    fn squares_reaching(
-        &self,
-        target: Square,
-        pile: Pile,
-        reach: Reach,
-        mut visit: impl FnMut(Square),
-    ) {
-        let has = |kind| pile.count(kind) > 0;
-        let f = self.side_to_move().forward();
-        let jumps: [(bool, &[(i32, i32)]); 3] = [
-            (has(Kind::Knight), &KNIGHT),
-            (has(Kind::King), &KING),
-            (has(Kind::Pawn), &[(-1, -f), (1, -f)]),
-        ];
-        for (wanted, offsets) in jumps {
-            for &(dx, dy) in offsets.iter().filter(|_| wanted) {
-                let from = target.offset(dx, dy);
-                if reach.contains(from) {
-                    visit(from);
-                }
-            }
-        }
-        let straight = has(Kind::Rook) || has(Kind::Queen);
-        let diagonal = has(Kind::Bishop) || has(Kind::Queen);
-        for (wanted, dirs) in [(straight, &ORTHOGONAL), (diagonal, &DIAGONAL)] {
-            for &(dx, dy) in dirs.iter().filter(|_| wanted) {
-                // Up to the first tile, within the reach.
-                let tile = self.blocker_distance(target, line_back(-dx, -dy)) as i32;
-                for d in 1..tile.min(reach.room(target, dx, dy) + 1) {
-                    visit(target.offset(d * dx, d * dy));
-                }
-            }
-        }
-    }
-
-    /// Whether `piece`, standing on `from`, would attack `target` by its
-    /// movement, the squares between empty. Whether the capture keeps the
-    /// table one group is left to [`Position::in_check`].
-    fn reaches(&self, piece: Piece, from: Square, target: Square) -> bool {
-        let (dx, dy) = (target.x - from.x, target.y - from.y);
-        let (straight, diagonal) = (dx == 0 || dy == 0, dx.abs() == dy.abs());
-        let line = match piece.kind {
-            Kind::Knight => return KNIGHT.contains(&(dx, dy)),
-            Kind::King => return KING.contains(&(dx, dy)),
-            Kind::Pawn => return dx.abs() == 1 && dy == piece.colour.forward(),
-            Kind::Rook => straight,
-            Kind::Bishop => diagonal,
-            Kind::Queen => straight || diagonal,
-        };
-        // On a line, and the first tile along it is the target's.
-        line && (dx, dy) != (0, 0)
-            && self.blocker_distance(from, line_towards(from, target))
-                == dx.unsigned_abs().max(dy.unsigned_abs())
-    }
-
-    /// True when a drawn `kind` has a legal square: whether a draw can
-    /// end the game, without listing every square. Stops at the first.
-    /// False for a kind the pile does not hold, which no draw brings.
-    pub fn can_place(&mut self, kind: Kind) -> bool {
-        if self.pile(self.side_to_move()).count(kind) == 0 {
-            return false;
-        }
-        let mut screen = self.screen();
-        let reach = screen.reach;
-        let piece = Piece::new(self.side_to_move(), kind);
-        let mut legal =
-            |pos: &mut Self, to| pos.candidate_is_legal(Move::Place { piece, to }, &mut screen);
-        match self.squares_answering_check(reach) {
-            Some(answers) => answers.into_iter().any(|to| legal(self, to)),
-            None => self
-                .frontier_within(reach)
-                .squares()
-                .any(|to| legal(self, to)),
-        }
-    }
-
-    /// In check, the squares beside the table within `reach` where a
-    /// placement could answer it; `None` when not in check. A legal
-    /// placement answers every checker: it stands between one checker
-    /// and the king, or touches that checker alone, so that the capture
-    /// would leave the placed tile cut off (the table less a checker is
-    /// one group, or its capture would not check). One checker's squares
-    /// are a superset of the answers.
-    fn squares_answering_check(&self, reach: Reach) -> Option<ArrayVec<Square, 72>> {
-        let king = self.king_slot(self.side_to_move());
-        if king == NO_SLOT {
-            return None;
-        }
-        let checker = self
-            .attackers_of(king as usize)
-            .into_iter()
-            .find(|&a| self.removable(a))?;
-        let (from, target) = (self.square_of(checker), self.square_of(king as usize));
-        let mut squares = ArrayVec::new();
-        for to in from.neighbours() {
-            if reach.contains(to) && !self.occupied(to) && self.ring_besides(to, from) == 0 {
-                squares.push(to);
-            }
-        }
-        // A slider's squares between it and the king, the path clear.
-        let (dx, dy) = (target.x - from.x, target.y - from.y);
-        let distance = dx.abs().max(dy.abs());
-        if matches!(
-            self.kind_of(checker),
-            Kind::Queen | Kind::Rook | Kind::Bishop
-        ) {
-            for d in 1..distance {
-                let to = from.offset(d * dx.signum(), d * dy.signum());
-                if self.ring(to) & !CENTRE != 0 {
-                    squares.push(to);
-                }
-            }
-        }
-        Some(squares)
-    }
-
-    /// Calls `visit` with each empty square touching the table (or `0,0`
-    /// on an empty table): where a drawn tile may go, connection-wise.
-    pub fn frontier(&mut self, mut visit: impl FnMut(&mut Self, Square)) {
-        for square in self.frontier_within(self.reach()).squares() {
-            visit(self, square);
-        }
-    }
-
-    /// Calls `emit` with each legal placement of each kind in `pile`.
-    fn placements(&mut self, screen: &mut Screen, pile: Pile, mut emit: impl FnMut(Move)) {
-        let us = self.side_to_move();
-        let others: ArrayVec<Kind, 5> = pile.kinds().filter(|&k| k != Kind::King).collect();
-        let king_left = pile.count(Kind::King) > 0;
-        if others.is_empty() && !king_left {
-            return;
-        }
-        let frontier = self.frontier_within(screen.reach);
-        // Where the king may go: copied only while it is in the pile.
-        let king_squares = king_left.then(|| {
-            let mut safe = frontier.clone();
-            self.remove_king_danger(screen.reach, &mut safe);
-            safe
-        });
-        for to in frontier.squares() {
-            if let Some(&kind) = others.first() {
-                // Every kind but the king blocks and connects alike.
-                let mv = Move::Place {
-                    piece: Piece::new(us, kind),
-                    to,
-                };
-                if self.candidate_is_legal(mv, screen) {
-                    for &kind in &others {
-                        emit(Move::Place {
-                            piece: Piece::new(us, kind),
-                            to,
-                        });
-                    }
-                }
-            }
-            if king_squares.as_ref().is_some_and(|safe| safe.contains(to)) {
-                emit(Move::Place {
-                    piece: Piece::new(us, Kind::King),
-                    to,
-                });
-            }
-        }
-    }
-
-    /// How many moves [`Position::placements`] would emit for the side to
-    /// move's pile, counted by squares where it can be. A placement opens
-    /// no line, so while no enemy tile attacks the king every square
-    /// touching the table takes every kind but the king, and the king
-    /// every square [`Position::remove_king_danger`] leaves.
-    fn count_placements(&mut self, screen: &mut Screen) -> u64 {
-        let pile = self.pile(self.side_to_move());
-        if !self.attackers_of_king(screen).is_empty() {
-            let mut count = 0;
-            self.placements(screen, pile, |_| count += 1);
-            return count;
-        }
-        let others = pile.kinds().filter(|&k| k != Kind::King).count() as u64;
-        let king_left = pile.count(Kind::King) > 0;
-        if others == 0 && !king_left {
-            return 0;
-        }
-        let mut squares = self.frontier_within(screen.reach);
-        let mut count = u64::from(squares.len()) * others;
-        if king_left {
-            self.remove_king_danger(screen.reach, &mut squares);
-            count += u64::from(squares.len());
-        }
-        count
-    }
-
-    /// Removes from `squares`, squares touching the table, those where
-    /// the side to move may not place its king: those an enemy tile
-    /// attacks by a capture that keeps the table one group. Each enemy
-    /// tile's few squares are struck, with what its capture leaves worked
-    /// out once, where asking each square for its attackers would look at
-    /// all sixteen tiles. In place: the squares are 512 bytes, and a
-    /// second set to return cost as much as the marking.
-    fn remove_king_danger(&self, reach: Reach, squares: &mut FrontierRows) {
-        let enemy = self.side_to_move().opposite();
-        let f = enemy.forward();
-        for slot in self.present() & TileSet::colour(enemy) {
-            let from = self.square_of(slot);
-            let shape = self.capture_shape(slot);
-            // `to` lies within the reach.
-            let mut strike = |to: Square| {
-                if squares.contains(to) && self.capture_keeps_table(slot, &shape, to) {
-                    squares.remove(to);
-                }
-            };
-            let (jumps, lines): (Offsets, Offsets) = match self.kind_of(slot) {
-                Kind::Pawn => (&[(-1, f), (1, f)], &[]),
-                Kind::Knight => (&KNIGHT, &[]),
-                Kind::King => (&KING, &[]),
-                Kind::Rook => (&[], &ORTHOGONAL),
-                Kind::Bishop => (&[], &DIAGONAL),
-                // A queen rides the eight directions of a king's steps.
-                Kind::Queen => (&[], &KING),
-            };
-            for &(dx, dy) in jumps {
-                let to = from.offset(dx, dy);
-                if reach.contains(to) {
-                    strike(to);
-                }
-            }
-            for &(dx, dy) in lines {
-                // Up to the first tile, within the reach: the empty
-                // squares a slider attacks.
-                let last = (self.blocker_distance(from, line_back(-dx, -dy)) as i32 - 1)
-                    .min(reach.room(from, dx, dy));
-                for d in 1..=last {
-                    strike(from.offset(d * dx, d * dy));
-                }
-            }
-        }
     }
 
     /// Keeps the legal ones of the step candidates.
