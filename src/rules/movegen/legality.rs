@@ -207,23 +207,8 @@ impl Position {
         landing: Landing,
         screen: &mut Screen,
     ) -> bool {
-        // The ring test clears most movers, and on a table without holes
-        // it settles the rest. Otherwise a playout, which tries a few
-        // candidates, floods per mover; generating every move, one
-        // search of the whole table is cheaper.
         let ring = self.ring(from);
-        let holds = !ring_connected(ring)
-            && if self.without_holes() {
-                true
-            } else if screen.sampling {
-                !self.parts_of(slot, screen)[1].is_empty()
-            } else {
-                screen
-                    .holding
-                    .get_or_insert_with(|| self.articulation_points(TileSet::EMPTY))
-                    .contains(slot)
-            };
-        if holds {
+        if self.holds_table(slot, ring, screen) {
             // The mover holds the table together: it may not capture,
             // and must join every part again.
             let around = match landing {
@@ -249,17 +234,63 @@ impl Position {
         self.spares_the_king(mv, Some(slot), to, capture, screen)
     }
 
-    /// True when every step candidate of the side to move's tile in
-    /// `slot` is legal, as [`Position::step_is_legal`] would find each
-    /// one: the tile is not the king, holds nothing together (the ring
-    /// test), and shields nothing, while no enemy tile attacks the king.
-    /// Perft's last ply then counts the tile's candidates untested.
-    pub(super) fn every_candidate_is_legal(&self, slot: usize, screen: &mut Screen) -> bool {
+    /// True when the side to move's tile in `slot`, with `ring` around
+    /// it, holds the table together. The ring test clears most tiles,
+    /// and on a table without holes it settles the rest. Otherwise a
+    /// playout, which tries a few candidates, floods per mover;
+    /// generating every move, one search of the whole table is cheaper.
+    #[inline(always)]
+    fn holds_table(&self, slot: usize, ring: Ring, screen: &mut Screen) -> bool {
+        !ring_connected(ring)
+            && if self.without_holes() {
+                true
+            } else if screen.sampling {
+                !self.parts_of(slot, screen)[1].is_empty()
+            } else {
+                screen
+                    .holding
+                    .get_or_insert_with(|| self.articulation_points(TileSet::EMPTY))
+                    .contains(slot)
+            }
+    }
+
+    /// How many of `candidates`, the step candidates of the side to
+    /// move's tile in `slot`, are legal, when only the table's connection
+    /// can forbid them: the tile is not the king and shields nothing,
+    /// while no enemy tile attacks the king. `None` otherwise, when each
+    /// must be tried. Whether the tile holds the table together is
+    /// settled once for all its candidates, not once for each as
+    /// [`Position::step_is_legal`] would: perft's last ply.
+    pub(super) fn count_connecting(
+        &self,
+        slot: usize,
+        candidates: &[Move],
+        screen: &mut Screen,
+    ) -> Option<u64> {
         let from = self.square_of(slot);
-        slot != screen.king as usize
-            && ring_connected(self.ring(from))
-            && self.attackers_of_king(screen).is_empty()
-            && !self.shields_king(slot, from, screen)
+        if slot == screen.king as usize
+            || !self.attackers_of_king(screen).is_empty()
+            || self.shields_king(slot, from, screen)
+        {
+            return None;
+        }
+        let ring = self.ring(from);
+        if !self.holds_table(slot, ring, screen) {
+            return Some(candidates.len() as u64);
+        }
+        // As in `step_is_legal`: no capture, and a step must join every
+        // part again.
+        let mut count = 0;
+        for &mv in candidates {
+            if let Move::Step { to, .. } = mv {
+                count += u64::from(
+                    !self.occupied(to)
+                        && !ring_connected(self.ring_besides(to, from))
+                        && self.joins_parts(slot, ring, to, screen),
+                );
+            }
+        }
+        Some(count)
     }
 
     /// True when the side to move's tile in `slot`, on `from`, stands

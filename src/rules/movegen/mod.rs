@@ -84,8 +84,8 @@ impl Position {
         for slot in self.present() & TileSet::colour(self.side_to_move()) {
             candidates.clear();
             self.step_candidates_of(slot, &area, &mut candidates);
-            if self.every_candidate_is_legal(slot, &mut screen) {
-                count += candidates.len() as u64;
+            if let Some(legal) = self.count_connecting(slot, &candidates, &mut screen) {
+                count += legal;
                 continue;
             }
             for &mv in &candidates {

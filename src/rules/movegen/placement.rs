@@ -2,7 +2,7 @@
 //! table takes every kind but the king unless the side is in check; the
 //! king's squares are those no enemy capture reaches (RULES.md section 5).
 
-use super::legality::Screen;
+use super::legality::{CaptureShape, Screen};
 use super::reach::Reach;
 use super::sampling::FrontierRows;
 use super::{MoveList, Offsets};
@@ -299,25 +299,31 @@ impl Position {
         for slot in self.present() & TileSet::colour(enemy) {
             let from = self.square_of(slot);
             let shape = self.capture_shape(slot);
-            // `to` lies within the reach.
-            let mut strike = |to: Square| {
-                if squares.contains(to) && self.capture_keeps_table(slot, &shape, to) {
+            // Each square touches a tile. Unless the capture splits the
+            // rest of the table, one past the captor's neighbours touches
+            // a tile the capture leaves, and is struck untested.
+            let split = matches!(shape, CaptureShape::Parts(_));
+            // `to` lies within the reach; `near` when it touches `from`.
+            let mut strike = |to: Square, near: bool| {
+                if !(near || split) {
+                    squares.discard(to);
+                } else if squares.contains(to) && self.capture_keeps_table(slot, &shape, to) {
                     squares.remove(to);
                 }
             };
-            let (jumps, lines): (Offsets, Offsets) = match self.kind_of(slot) {
-                Kind::Pawn => (&[(-1, f), (1, f)], &[]),
-                Kind::Knight => (&KNIGHT, &[]),
-                Kind::King => (&KING, &[]),
-                Kind::Rook => (&[], &ORTHOGONAL),
-                Kind::Bishop => (&[], &DIAGONAL),
+            let (jumps, near, lines): (Offsets, bool, Offsets) = match self.kind_of(slot) {
+                Kind::Pawn => (&[(-1, f), (1, f)], true, &[]),
+                Kind::Knight => (&KNIGHT, false, &[]),
+                Kind::King => (&KING, true, &[]),
+                Kind::Rook => (&[], true, &ORTHOGONAL),
+                Kind::Bishop => (&[], true, &DIAGONAL),
                 // A queen rides the eight directions of a king's steps.
-                Kind::Queen => (&[], &KING),
+                Kind::Queen => (&[], true, &KING),
             };
             for &(dx, dy) in jumps {
                 let to = from.offset(dx, dy);
                 if reach.contains(to) {
-                    strike(to);
+                    strike(to, near);
                 }
             }
             for &(dx, dy) in lines {
@@ -326,7 +332,7 @@ impl Position {
                 let last = (self.blocker_distance(from, line_back(-dx, -dy)) as i32 - 1)
                     .min(reach.room(from, dx, dy));
                 for d in 1..=last {
-                    strike(from.offset(d * dx, d * dy));
+                    strike(from.offset(d * dx, d * dy), d == 1);
                 }
             }
         }

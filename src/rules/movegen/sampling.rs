@@ -423,6 +423,15 @@ impl FrontierRows {
         self.rows[(square.y - self.min_y) as usize] &= !(1 << (square.x & 63));
     }
 
+    /// Removes `square`, which lies within the reach, if it holds it:
+    /// with no branch, for squares that are mostly not held.
+    pub(super) fn discard(&mut self, square: Square) {
+        let row = &mut self.rows[(square.y - self.min_y) as usize];
+        let bit = 1 << (square.x & 63);
+        self.total -= u32::from(*row & bit != 0);
+        *row &= !bit;
+    }
+
     /// True when it holds `square`, which lies within the reach.
     pub(super) fn contains(&self, square: Square) -> bool {
         self.rows[(square.y - self.min_y) as usize] & 1 << (square.x & 63) != 0
