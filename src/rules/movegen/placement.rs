@@ -294,46 +294,133 @@ impl Position {
     /// all sixteen tiles. In place: the squares are 512 bytes, and a
     /// second set to return cost as much as the marking.
     fn remove_king_danger(&self, reach: Reach, squares: &mut FrontierRows) {
-        let enemy = self.side_to_move().opposite();
-        let f = enemy.forward();
-        for slot in self.present() & TileSet::colour(enemy) {
-            let from = self.square_of(slot);
-            let shape = self.capture_shape(slot);
-            // Each square touches a tile. Unless the capture splits the
-            // rest of the table, one past the captor's neighbours touches
-            // a tile the capture leaves, and is struck untested.
-            let split = matches!(shape, CaptureShape::Parts(_));
-            // `to` lies within the reach; `near` when it touches `from`.
-            let mut strike = |to: Square, near: bool| {
-                if !(near || split) {
-                    squares.discard(to);
-                } else if squares.contains(to) && self.capture_keeps_table(slot, &shape, to) {
-                    squares.remove(to);
+        for slot in self.present() & TileSet::colour(self.side_to_move().opposite()) {
+            match self.capture_shape(slot) {
+                shape @ CaptureShape::Parts(_) => {
+                    self.strike_each_attacked(slot, &shape, reach, squares)
                 }
-            };
-            let (jumps, near, lines): (Offsets, bool, Offsets) = match self.kind_of(slot) {
-                Kind::Pawn => (&[(-1, f), (1, f)], true, &[]),
-                Kind::Knight => (&KNIGHT, false, &[]),
-                Kind::King => (&KING, true, &[]),
-                Kind::Rook => (&[], true, &ORTHOGONAL),
-                Kind::Bishop => (&[], true, &DIAGONAL),
-                // A queen rides the eight directions of a king's steps.
-                Kind::Queen => (&[], true, &KING),
-            };
-            for &(dx, dy) in jumps {
-                let to = from.offset(dx, dy);
-                if reach.contains(to) {
-                    strike(to, near);
+                shape => {
+                    let alone = matches!(shape, CaptureShape::Alone);
+                    self.strike_attacked_rows(slot, alone, reach, squares)
                 }
             }
-            for &(dx, dy) in lines {
-                // Up to the first tile, within the reach: the empty
-                // squares a slider attacks.
-                let last = (self.blocker_distance(from, line_back(-dx, -dy)) as i32 - 1)
-                    .min(reach.room(from, dx, dy));
-                for d in 1..=last {
-                    strike(from.offset(d * dx, d * dy), d == 1);
+        }
+    }
+
+    /// Strikes the squares the enemy tile in `slot` attacks, whose capture
+    /// leaves the rest of the table one group (`alone` when there is no
+    /// rest), a row at a time. Each square touches a tile, so a capture
+    /// onto it keeps the table unless the captor is all it touches: only
+    /// the squares next to the captor are asked that.
+    fn strike_attacked_rows(
+        &self,
+        slot: usize,
+        alone: bool,
+        reach: Reach,
+        squares: &mut FrontierRows,
+    ) {
+        let from = self.square_of(slot);
+        let (x, y) = (from.x, from.y);
+        let bit = |dx: i32| 1u64 << ((x + dx) & 63);
+        let near: [u64; 3] = if alone {
+            [u64::MAX; 3]
+        } else {
+            // For the rows next to the captor, the squares touching a tile
+            // besides it.
+            let row = |r: i32| self.row(r) & !(u64::from(r == y) << (x & 63));
+            [-1, 0, 1].map(|dy| {
+                let band = row(y + dy - 1) | row(y + dy) | row(y + dy + 1);
+                band | band.rotate_left(1) | band.rotate_right(1)
+            })
+        };
+        match self.kind_of(slot) {
+            Kind::Pawn => {
+                let f = self.side_to_move().opposite().forward();
+                squares.discard_row(y + f, (bit(-1) | bit(1)) & near[(f + 1) as usize]);
+            }
+            Kind::Knight => {
+                for dy in [-2, 2] {
+                    squares.discard_row(y + dy, bit(-1) | bit(1));
                 }
+                for dy in [-1, 1] {
+                    squares.discard_row(y + dy, bit(-2) | bit(2));
+                }
+            }
+            Kind::King => {
+                let next_to = bit(-1) | bit(0) | bit(1);
+                squares.discard_row(y - 1, next_to & near[0]);
+                squares.discard_row(y, (bit(-1) | bit(1)) & near[1]);
+                squares.discard_row(y + 1, next_to & near[2]);
+            }
+            kind => {
+                let lines: Offsets = match kind {
+                    Kind::Rook => &ORTHOGONAL,
+                    Kind::Bishop => &DIAGONAL,
+                    // A queen rides the eight directions of a king's steps.
+                    _ => &KING,
+                };
+                for &(dx, dy) in lines {
+                    // Up to the first tile, within the reach: the empty
+                    // squares a slider attacks.
+                    let last = (self.blocker_distance(from, line_back(-dx, -dy)) as i32 - 1)
+                        .min(reach.room(from, dx, dy));
+                    if last <= 0 {
+                        continue;
+                    }
+                    squares.discard_row(y + dy, bit(dx) & near[(dy + 1) as usize]);
+                    if dy == 0 {
+                        // The rest of the ray in one word: bits x + 2dx
+                        // to x + last·dx.
+                        let run = (1u64 << (last - 1)) - 1;
+                        let start = if dx > 0 { x + 2 } else { x - last };
+                        squares.discard_row(y, run.rotate_left((start & 63) as u32));
+                        continue;
+                    }
+                    for d in 2..=last {
+                        squares.discard_row(y + d * dy, bit(d * dx));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Strikes the squares the enemy tile in `slot` attacks whose capture
+    /// keeps the table one group, the capture splitting the rest into
+    /// `shape`'s parts: each is tested.
+    fn strike_each_attacked(
+        &self,
+        slot: usize,
+        shape: &CaptureShape,
+        reach: Reach,
+        squares: &mut FrontierRows,
+    ) {
+        let from = self.square_of(slot);
+        let f = self.side_to_move().opposite().forward();
+        // `to` lies within the reach.
+        let mut strike = |to: Square| {
+            if squares.contains(to) && self.capture_keeps_table(slot, shape, to) {
+                squares.remove(to);
+            }
+        };
+        let (jumps, lines): (Offsets, Offsets) = match self.kind_of(slot) {
+            Kind::Pawn => (&[(-1, f), (1, f)], &[]),
+            Kind::Knight => (&KNIGHT, &[]),
+            Kind::King => (&KING, &[]),
+            Kind::Rook => (&[], &ORTHOGONAL),
+            Kind::Bishop => (&[], &DIAGONAL),
+            Kind::Queen => (&[], &KING),
+        };
+        for &(dx, dy) in jumps {
+            let to = from.offset(dx, dy);
+            if reach.contains(to) {
+                strike(to);
+            }
+        }
+        for &(dx, dy) in lines {
+            let last = (self.blocker_distance(from, line_back(-dx, -dy)) as i32 - 1)
+                .min(reach.room(from, dx, dy));
+            for d in 1..=last {
+                strike(from.offset(d * dx, d * dy));
             }
         }
     }

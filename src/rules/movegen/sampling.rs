@@ -423,13 +423,15 @@ impl FrontierRows {
         self.rows[(square.y - self.min_y) as usize] &= !(1 << (square.x & 63));
     }
 
-    /// Removes `square`, which lies within the reach, if it holds it:
-    /// with no branch, for squares that are mostly not held.
-    pub(super) fn discard(&mut self, square: Square) {
-        let row = &mut self.rows[(square.y - self.min_y) as usize];
-        let bit = 1 << (square.x & 63);
-        self.total -= u32::from(*row & bit != 0);
-        *row &= !bit;
+    /// Removes the squares of bits `bits` of row `y`, any row: one
+    /// outside the reach holds nothing.
+    pub(super) fn discard_row(&mut self, y: i32, bits: u64) {
+        let i = y.wrapping_sub(self.min_y) as u32 as usize;
+        if i < self.height {
+            let row = &mut self.rows[i];
+            self.total -= (*row & bits).count_ones();
+            *row &= !bits;
+        }
     }
 
     /// True when it holds `square`, which lies within the reach.
