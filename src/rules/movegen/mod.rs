@@ -78,8 +78,9 @@ impl Position {
     /// counted without listing them: perft's last ply.
     pub fn count_legal(&mut self) -> u64 {
         let mut screen = self.screen();
-        let mut count = self.count_placements(&mut screen);
-        let area = self.area(screen.reach);
+        let mut area = Area::nothing(screen.reach);
+        self.fill_area(&mut area);
+        let mut count = self.count_placements(&mut screen, &area.touch);
         let mut candidates = MoveList::new();
         for slot in self.present() & TileSet::colour(self.side_to_move()) {
             candidates.clear();
@@ -292,20 +293,11 @@ impl Position {
     /// [`Position::sampling_screen`]. Random playouts test only the move
     /// they pick.
     fn generate_step_candidates(&self, screen: &Screen, list: &mut MoveList) {
-        let area = self.area(screen.reach);
+        let mut area = Area::nothing(screen.reach);
+        self.fill_area(&mut area);
         for slot in self.present() & TileSet::colour(self.side_to_move()) {
             self.step_candidates_of(slot, &area, list);
         }
-    }
-
-    /// The [`Area`] of `reach`.
-    fn area(&self, reach: Reach) -> Area {
-        let mut area = Area {
-            reach,
-            touch: [0; 64],
-        };
-        self.touch(reach, &mut area.touch);
-        area
     }
 
     /// Appends the step candidates of the side to move's tile in `slot`.
@@ -328,14 +320,14 @@ impl Position {
         }
     }
 
-    /// Writes into `touch`, for each torus row of the reach, the squares
-    /// touching a tile: in place, as a copy of its 512 bytes costs about
-    /// what filling it does.
-    fn touch(&self, reach: Reach, touch: &mut [u64; 64]) {
-        for y in reach.min_y..=reach.max_y {
+    /// The [`Area`] of `reach`, written into `area` (of no squares yet):
+    /// in place, as a copy of its 512 bytes costs about what filling it
+    /// does.
+    fn fill_area(&self, area: &mut Area) {
+        for y in area.reach.min_y..=area.reach.max_y {
             let row = |dy: i32| self.row(y + dy);
             let band = row(-1) | row(0) | row(1);
-            touch[(y & 63) as usize] = band | band.rotate_left(1) | band.rotate_right(1);
+            area.touch[(y & 63) as usize] = band | band.rotate_left(1) | band.rotate_right(1);
         }
     }
 
@@ -465,6 +457,16 @@ struct Area {
 }
 
 impl Area {
+    /// An area of `reach` with no square touching a tile, for
+    /// [`Position::fill_area`].
+    #[inline(always)]
+    fn nothing(reach: Reach) -> Area {
+        Area {
+            reach,
+            touch: [0; 64],
+        }
+    }
+
     #[inline(always)]
     fn touches(&self, s: Square) -> bool {
         self.touch[(s.y & 63) as usize] & (1 << (s.x & 63)) != 0

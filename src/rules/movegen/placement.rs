@@ -265,7 +265,8 @@ impl Position {
     /// no line, so while no enemy tile attacks the king every square
     /// touching the table takes every kind but the king, and the king
     /// every square [`Position::remove_king_danger`] leaves.
-    pub(super) fn count_placements(&mut self, screen: &mut Screen) -> u64 {
+    /// `touch` holds the squares touching a tile, by torus row.
+    pub(super) fn count_placements(&mut self, screen: &mut Screen, touch: &[u64; 64]) -> u64 {
         let pile = self.pile(self.side_to_move());
         if !self.attackers_of_king(screen).is_empty() {
             let mut count = 0;
@@ -277,7 +278,7 @@ impl Position {
         if others == 0 && !king_left {
             return 0;
         }
-        let mut squares = self.frontier_within(screen.reach);
+        let mut squares = self.frontier_touching(screen.reach, touch);
         let mut count = u64::from(squares.len()) * others;
         if king_left {
             self.remove_king_danger(screen.reach, &mut squares);

@@ -500,6 +500,23 @@ impl Position {
 
     /// The squares of [`Position::frontier`], with `reach` the position's.
     pub(super) fn frontier_within(&self, reach: Reach) -> FrontierRows {
+        self.frontier_from(reach, |y| {
+            let row = |dy: i32| self.row(y + dy);
+            let band = row(-1) | row(0) | row(1);
+            band | band.rotate_left(1) | band.rotate_right(1)
+        })
+    }
+
+    /// [`Position::frontier_within`] from `touch`, the squares touching a
+    /// tile by torus row (as a step generation's area has them already).
+    pub(super) fn frontier_touching(&self, reach: Reach, touch: &[u64; 64]) -> FrontierRows {
+        self.frontier_from(reach, |y| touch[(y & 63) as usize])
+    }
+
+    /// The empty squares of `touching(y)`, row `y`'s squares touching a
+    /// tile, within `reach`.
+    #[inline(always)]
+    fn frontier_from(&self, reach: Reach, touching: impl Fn(i32) -> u64) -> FrontierRows {
         let mut frontier = FrontierRows {
             rows: [0; 64],
             height: 1,
@@ -518,10 +535,7 @@ impl Position {
         let within = (u64::MAX >> (63 - (reach.max_x - reach.min_x)) as u32)
             .rotate_left((reach.min_x & 63) as u32);
         for (i, y) in (reach.min_y..=reach.max_y).enumerate() {
-            let row = |dy: i32| self.row(y + dy);
-            let band = row(-1) | row(0) | row(1);
-            let spread = band | band.rotate_left(1) | band.rotate_right(1);
-            frontier.rows[i] = spread & !row(0) & within;
+            frontier.rows[i] = touching(y) & !self.row(y) & within;
             frontier.total += frontier.rows[i].count_ones();
         }
         frontier
