@@ -325,9 +325,7 @@ impl Position {
     /// does.
     fn fill_area(&self, area: &mut Area) {
         for y in area.reach.min_y..=area.reach.max_y {
-            let row = |dy: i32| self.row(y + dy);
-            let band = row(-1) | row(0) | row(1);
-            area.touch[(y & 63) as usize] = band | band.rotate_left(1) | band.rotate_right(1);
+            area.touch[(y & 63) as usize] = self.touch_row(y);
         }
     }
 

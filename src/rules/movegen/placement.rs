@@ -9,9 +9,7 @@ use super::{MoveList, Offsets};
 use crate::rules::moves::Move;
 use crate::rules::piece::{Kind, Piece};
 use crate::rules::pile::Pile;
-use crate::rules::position::geometry::{
-    line_back, line_towards, DIAGONAL, KING, KNIGHT, ORTHOGONAL,
-};
+use crate::rules::position::geometry::{line_towards, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
 use crate::rules::position::{Position, NO_SLOT};
 use crate::rules::ring::CENTRE;
 use crate::rules::square::Square;
@@ -117,9 +115,7 @@ impl Position {
         let diagonal = has(Kind::Bishop) || has(Kind::Queen);
         for (wanted, dirs) in [(straight, &ORTHOGONAL), (diagonal, &DIAGONAL)] {
             for &(dx, dy) in dirs.iter().filter(|_| wanted) {
-                // Up to the first tile, within the reach.
-                let tile = self.blocker_distance(target, line_back(-dx, -dy)) as i32;
-                for d in 1..tile.min(reach.room(target, dx, dy) + 1) {
+                for d in 1..=self.empty_run(target, dx, dy, reach) {
                     visit(target.offset(d * dx, d * dy));
                 }
             }
@@ -361,10 +357,7 @@ impl Position {
                     _ => &KING,
                 };
                 for &(dx, dy) in lines {
-                    // Up to the first tile, within the reach: the empty
-                    // squares a slider attacks.
-                    let last = (self.blocker_distance(from, line_back(-dx, -dy)) as i32 - 1)
-                        .min(reach.room(from, dx, dy));
+                    let last = self.empty_run(from, dx, dy, reach);
                     if last <= 0 {
                         continue;
                     }
@@ -418,9 +411,7 @@ impl Position {
             }
         }
         for &(dx, dy) in lines {
-            let last = (self.blocker_distance(from, line_back(-dx, -dy)) as i32 - 1)
-                .min(reach.room(from, dx, dy));
-            for d in 1..=last {
+            for d in 1..=self.empty_run(from, dx, dy, reach) {
                 strike(from.offset(d * dx, d * dy));
             }
         }

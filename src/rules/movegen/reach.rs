@@ -3,6 +3,7 @@
 //! holds ([`Landing`]). Shared by the generators, `legality` and
 //! `sampling`.
 
+use crate::rules::position::geometry::line_back;
 use crate::rules::position::Position;
 use crate::rules::ring::Ring;
 use crate::rules::square::{Square, COORD_LIMIT};
@@ -88,6 +89,23 @@ impl Position {
             max_y: (max_y + 1).min(COORD_LIMIT),
             clipped: min_x.min(min_y) <= -COORD_LIMIT || max_x.max(max_y) >= COORD_LIMIT,
         }
+    }
+
+    /// The squares of torus row `y` touching a tile or holding one, by
+    /// bit `x mod 64`: where steps may land and tiles may be placed.
+    #[inline(always)]
+    pub(super) fn touch_row(&self, y: i32) -> u64 {
+        let band = self.row(y - 1) | self.row(y) | self.row(y + 1);
+        band | band.rotate_left(1) | band.rotate_right(1)
+    }
+
+    /// How many empty squares from `from` along the unit step `dx, dy`
+    /// lie before the first tile and within `reach`: those a slider on
+    /// `from` attacks, or reaches from.
+    #[inline(always)]
+    pub(super) fn empty_run(&self, from: Square, dx: i32, dy: i32, reach: Reach) -> i32 {
+        let blocker = self.blocker_distance(from, line_back(-dx, -dy)) as i32;
+        (blocker - 1).min(reach.room(from, dx, dy))
     }
 }
 

@@ -500,11 +500,7 @@ impl Position {
 
     /// The squares of [`Position::frontier`], with `reach` the position's.
     pub(super) fn frontier_within(&self, reach: Reach) -> FrontierRows {
-        self.frontier_from(reach, |y| {
-            let row = |dy: i32| self.row(y + dy);
-            let band = row(-1) | row(0) | row(1);
-            band | band.rotate_left(1) | band.rotate_right(1)
-        })
+        self.frontier_from(reach, |y| self.touch_row(y))
     }
 
     /// [`Position::frontier_within`] from `touch`, the squares touching a
