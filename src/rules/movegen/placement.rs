@@ -350,29 +350,36 @@ impl Position {
                 squares.discard_row(y + 1, next_to & near[2]);
             }
             kind => {
-                let lines: Offsets = match kind {
-                    Kind::Rook => &ORTHOGONAL,
-                    Kind::Bishop => &DIAGONAL,
-                    // A queen rides the eight directions of a king's steps.
-                    _ => &KING,
+                // Four lines at a time, their first tiles and the reach's
+                // room read together.
+                let mut rays = |lines: &[(i32, i32); 4], blockers: [u32; 4], rooms: [i32; 4]| {
+                    for ((&(dx, dy), blocker), room) in lines.iter().zip(blockers).zip(rooms) {
+                        let last = (blocker as i32 - 1).min(room);
+                        if last <= 0 {
+                            continue;
+                        }
+                        squares.discard_row(y + dy, bit(dx) & near[(dy + 1) as usize]);
+                        if dy == 0 {
+                            // The rest of the ray in one word: bits x + 2dx
+                            // to x + last·dx.
+                            let run = (1u64 << (last - 1)) - 1;
+                            let start = if dx > 0 { x + 2 } else { x - last };
+                            squares.discard_row(y, run.rotate_left((start & 63) as u32));
+                            continue;
+                        }
+                        for d in 2..=last {
+                            squares.discard_row(y + d * dy, bit(d * dx));
+                        }
+                    }
                 };
-                for &(dx, dy) in lines {
-                    let last = self.empty_run(from, dx, dy, reach);
-                    if last <= 0 {
-                        continue;
-                    }
-                    squares.discard_row(y + dy, bit(dx) & near[(dy + 1) as usize]);
-                    if dy == 0 {
-                        // The rest of the ray in one word: bits x + 2dx
-                        // to x + last·dx.
-                        let run = (1u64 << (last - 1)) - 1;
-                        let start = if dx > 0 { x + 2 } else { x - last };
-                        squares.discard_row(y, run.rotate_left((start & 63) as u32));
-                        continue;
-                    }
-                    for d in 2..=last {
-                        squares.discard_row(y + d * dy, bit(d * dx));
-                    }
+                // A queen rides both.
+                if kind != Kind::Bishop {
+                    let blockers = self.orthogonal_blocker_distances(from);
+                    rays(&ORTHOGONAL, blockers, reach.orthogonal_rooms(from));
+                }
+                if kind != Kind::Rook {
+                    let blockers = self.diagonal_blocker_distances(from);
+                    rays(&DIAGONAL, blockers, reach.diagonal_rooms(from));
                 }
             }
         }
