@@ -350,36 +350,17 @@ impl Position {
                 squares.discard_row(y + 1, next_to & near[2]);
             }
             kind => {
-                // Four lines at a time, their first tiles and the reach's
-                // room read together.
-                let mut rays = |lines: &[(i32, i32); 4], blockers: [u32; 4], rooms: [i32; 4]| {
-                    for ((&(dx, dy), blocker), room) in lines.iter().zip(blockers).zip(rooms) {
-                        let last = (blocker as i32 - 1).min(room);
-                        if last <= 0 {
-                            continue;
-                        }
-                        squares.discard_row(y + dy, bit(dx) & near[(dy + 1) as usize]);
-                        if dy == 0 {
-                            // The rest of the ray in one word: bits x + 2dx
-                            // to x + last·dx.
-                            let run = (1u64 << (last - 1)) - 1;
-                            let start = if dx > 0 { x + 2 } else { x - last };
-                            squares.discard_row(y, run.rotate_left((start & 63) as u32));
-                            continue;
-                        }
-                        for d in 2..=last {
-                            squares.discard_row(y + d * dy, bit(d * dx));
-                        }
-                    }
-                };
-                // A queen rides both.
+                // A queen rides both line kinds; four lines at a time,
+                // their first tiles and the reach's room read together.
                 if kind != Kind::Bishop {
                     let blockers = self.orthogonal_blocker_distances(from);
-                    rays(&ORTHOGONAL, blockers, reach.orthogonal_rooms(from));
+                    let rooms = reach.orthogonal_rooms(from);
+                    strike_rays(from, &ORTHOGONAL, blockers, rooms, &near, squares);
                 }
                 if kind != Kind::Rook {
                     let blockers = self.diagonal_blocker_distances(from);
-                    rays(&DIAGONAL, blockers, reach.diagonal_rooms(from));
+                    let rooms = reach.diagonal_rooms(from);
+                    strike_rays(from, &DIAGONAL, blockers, rooms, &near, squares);
                 }
             }
         }
@@ -421,6 +402,40 @@ impl Position {
             for d in 1..=self.empty_run(from, dx, dy, reach) {
                 strike(from.offset(d * dx, d * dy));
             }
+        }
+    }
+}
+
+/// Strikes from `squares` the squares a slider on `from` attacks along
+/// `lines`, the first tile of each `blockers` away and the reach's
+/// `rooms` squares: past the captor's neighbours every one, and next to
+/// it those of `near`, by the rows above, on and below `from`.
+#[inline(always)]
+fn strike_rays(
+    from: Square,
+    lines: &[(i32, i32); 4],
+    blockers: [u32; 4],
+    rooms: [i32; 4],
+    near: &[u64; 3],
+    squares: &mut FrontierRows,
+) {
+    let (x, y) = (from.x, from.y);
+    let bit = |dx: i32| 1u64 << ((x + dx) & 63);
+    for ((&(dx, dy), blocker), room) in lines.iter().zip(blockers).zip(rooms) {
+        let last = (blocker as i32 - 1).min(room);
+        if last <= 0 {
+            continue;
+        }
+        squares.discard_row(y + dy, bit(dx) & near[(dy + 1) as usize]);
+        if dy == 0 {
+            // The rest of the ray in one word: bits x + 2dx to x + last·dx.
+            let run = (1u64 << (last - 1)) - 1;
+            let start = if dx > 0 { x + 2 } else { x - last };
+            squares.discard_row(y, run.rotate_left((start & 63) as u32));
+            continue;
+        }
+        for d in 2..=last {
+            squares.discard_row(y + d * dy, bit(d * dx));
         }
     }
 }
