@@ -420,15 +420,27 @@ impl Position {
         parts
     }
 
-    /// The screen's attackers of the king, found when first needed.
+    /// The screen's attackers of the king, found when first needed. The
+    /// answer known is read inline and the search is a call of its own:
+    /// most of the millions of calls find it known, and a search inlined
+    /// would make each of them save the registers it uses.
+    #[inline(always)]
     pub(super) fn attackers_of_king(&self, screen: &mut Screen) -> TileSet {
-        *screen.attackers.get_or_insert_with(|| {
-            if screen.king == NO_SLOT {
-                TileSet::EMPTY
-            } else {
-                self.attackers_of(screen.king as usize)
-            }
-        })
+        match screen.attackers {
+            Some(attackers) => attackers,
+            None => self.find_attackers_of_king(screen),
+        }
+    }
+
+    #[inline(never)]
+    fn find_attackers_of_king(&self, screen: &mut Screen) -> TileSet {
+        let attackers = if screen.king == NO_SLOT {
+            TileSet::EMPTY
+        } else {
+            self.attackers_of(screen.king as usize)
+        };
+        screen.attackers = Some(attackers);
+        attackers
     }
 
     fn shields_of(&self, screen: &mut Screen) -> TileSet {

@@ -323,10 +323,11 @@ impl Position {
             [u64::MAX; 3]
         } else {
             // For the rows next to the captor, the squares touching a tile
-            // besides it.
-            let row = |r: i32| self.row(r) & !(u64::from(r == y) << (x & 63));
-            [-1, 0, 1].map(|dy| {
-                let band = row(y + dy - 1) | row(y + dy) | row(y + dy + 1);
+            // besides it: the five rows around it, less the captor.
+            let mut rows = [-2, -1, 0, 1, 2].map(|dy| self.row(y + dy));
+            rows[2] &= !bit(0);
+            [0, 1, 2].map(|i| {
+                let band = rows[i] | rows[i + 1] | rows[i + 2];
                 band | band.rotate_left(1) | band.rotate_right(1)
             })
         };
