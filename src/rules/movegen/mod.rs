@@ -355,6 +355,7 @@ impl Position {
         list.push(Move::Step { from, to });
     }
 
+    #[inline(always)]
     fn slides(&self, from: Square, dirs: &[(i32, i32); 4], area: &Area, list: &mut MoveList) {
         for &(dx, dy) in dirs {
             // Past the reach no square touches a tile: nothing legal there.
