@@ -174,6 +174,7 @@ impl Position {
     /// True when `mv`, a candidate of this position under `screen` (a step
     /// from [`Position::generate_step_candidates`], or a placement of a
     /// tile of the pile on a square touching the table), is legal.
+    #[inline(always)]
     pub(super) fn candidate_is_legal(&mut self, mv: Move, screen: &mut Screen) -> bool {
         match mv {
             Move::Step { from, to } => {
@@ -194,6 +195,13 @@ impl Position {
                 self.spares_the_king(mv, None, to, false, screen)
             }
         }
+    }
+
+    /// [`Position::candidate_is_legal`] as a call of its own, for the
+    /// random turns: inlined there, it crowds the playout's loop.
+    #[inline(never)]
+    pub(super) fn candidate_is_legal_called(&mut self, mv: Move, screen: &mut Screen) -> bool {
+        self.candidate_is_legal(mv, screen)
     }
 
     /// True when the step of the side to move's tile in `slot` from `from`

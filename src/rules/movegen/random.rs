@@ -100,7 +100,7 @@ fn listed_turn<R: Rng, I: IntoIterator<Item = usize>>(
     let mut list = MoveList::new();
     pos.generate_step_candidates(&screen, &mut list);
     for i in first(pos, &list, rng) {
-        if pos.candidate_is_legal(list[i], &mut screen) {
+        if pos.candidate_is_legal_called(list[i], &mut screen) {
             return Turn::Play(list[i]);
         }
     }
@@ -113,7 +113,7 @@ fn listed_turn<R: Rng, I: IntoIterator<Item = usize>>(
         if pick == list.len() {
             break;
         }
-        if pos.candidate_is_legal(list[pick], &mut screen) {
+        if pos.candidate_is_legal_called(list[pick], &mut screen) {
             return Turn::Play(list[pick]);
         }
         list.swap_remove(pick);
@@ -240,7 +240,7 @@ fn place(pos: &mut Position, rng: &mut impl Rng, screen: &mut Screen) -> Turn {
         piece,
         to: frontier.square(first as u32),
     };
-    if pos.candidate_is_legal(mv, screen) {
+    if pos.candidate_is_legal_called(mv, screen) {
         return Turn::Play(mv);
     }
     // In check, only the squares that answer it can be legal: the rest
@@ -268,7 +268,7 @@ fn place(pos: &mut Position, rng: &mut impl Rng, screen: &mut Screen) -> Turn {
             piece,
             to: squares[pick],
         };
-        if pos.candidate_is_legal(mv, screen) {
+        if pos.candidate_is_legal_called(mv, screen) {
             return Turn::Play(mv);
         }
         squares.swap_remove(pick);
