@@ -197,8 +197,7 @@ impl Position {
         }
     }
 
-    /// [`Position::candidate_is_legal`] as a call of its own, for the
-    /// random turns: inlined there, it crowds the playout's loop.
+    /// [`Position::candidate_is_legal`] as a call, for the playout's loop.
     #[inline(never)]
     pub(super) fn candidate_is_legal_called(&mut self, mv: Move, screen: &mut Screen) -> bool {
         self.candidate_is_legal(mv, screen)
@@ -223,11 +222,7 @@ impl Position {
                 Landing::Capture => return false,
                 Landing::Empty(around) => around.unwrap_or_else(|| self.ring_besides(to, from)),
             };
-            // There are two parts at least to touch, and tiles of
-            // different parts never touch: the tiles around `to` must fall
-            // into two groups at least. Asked here, not in the call, as
-            // most holding movers' steps end at this test.
-            if ring_connected(around) || !self.joins_parts(slot, ring, to, screen) {
+            if !self.joins_again(slot, ring, to, around, screen) {
                 return false;
             }
         }
@@ -293,12 +288,29 @@ impl Position {
             if let Move::Step { to, .. } = mv {
                 count += u64::from(
                     !self.occupied(to)
-                        && !ring_connected(self.ring_besides(to, from))
-                        && self.joins_parts(slot, ring, to, screen),
+                        && self.joins_again(slot, ring, to, self.ring_besides(to, from), screen),
                 );
             }
         }
         Some(count)
+    }
+
+    /// True when the holding tile in `slot`, with `ring` around it, moved
+    /// to the empty `to` with the tiles `around` it besides the mover,
+    /// touches every part of the table it left. There are two parts at
+    /// least, and tiles of different parts never touch, so the tiles
+    /// around `to` must fall into two groups: asked here, before the
+    /// call, as most holding movers' steps end at that test.
+    #[inline(always)]
+    fn joins_again(
+        &self,
+        slot: usize,
+        ring: Ring,
+        to: Square,
+        around: Ring,
+        screen: &mut Screen,
+    ) -> bool {
+        !ring_connected(around) && self.joins_parts(slot, ring, to, screen)
     }
 
     /// True when the side to move's tile in `slot`, on `from`, stands
@@ -428,10 +440,8 @@ impl Position {
         parts
     }
 
-    /// The screen's attackers of the king, found when first needed. The
-    /// answer known is read inline and the search is a call of its own:
-    /// most of the millions of calls find it known, and a search inlined
-    /// would make each of them save the registers it uses.
+    /// The screen's attackers of the king, found when first needed: most
+    /// calls find them known, which is read inline.
     #[inline(always)]
     pub(super) fn attackers_of_king(&self, screen: &mut Screen) -> TileSet {
         match screen.attackers {

@@ -3,7 +3,7 @@
 //! king's squares are those no enemy capture reaches (RULES.md section 5).
 
 use super::legality::{CaptureShape, Screen};
-use super::reach::Reach;
+use super::reach::{touching, Reach};
 use super::sampling::FrontierRows;
 use super::{MoveList, Offsets};
 use crate::rules::moves::Move;
@@ -326,10 +326,7 @@ impl Position {
             // besides it: the five rows around it, less the captor.
             let mut rows = [-2, -1, 0, 1, 2].map(|dy| self.row(y + dy));
             rows[2] &= !bit(0);
-            [0, 1, 2].map(|i| {
-                let band = rows[i] | rows[i + 1] | rows[i + 2];
-                band | band.rotate_left(1) | band.rotate_right(1)
-            })
+            [0, 1, 2].map(|i| touching(rows[i] | rows[i + 1] | rows[i + 2]))
         };
         match self.kind_of(slot) {
             Kind::Pawn => {

@@ -95,8 +95,7 @@ impl Position {
     /// bit `x mod 64`: where steps may land and tiles may be placed.
     #[inline(always)]
     pub(super) fn touch_row(&self, y: i32) -> u64 {
-        let band = self.row(y - 1) | self.row(y) | self.row(y + 1);
-        band | band.rotate_left(1) | band.rotate_right(1)
+        touching(self.row(y - 1) | self.row(y) | self.row(y + 1))
     }
 
     /// How many empty squares from `from` along the unit step `dx, dy`
@@ -107,6 +106,13 @@ impl Position {
         let blocker = self.blocker_distance(from, line_back(-dx, -dy)) as i32;
         (blocker - 1).min(reach.room(from, dx, dy))
     }
+}
+
+/// The squares of a row touching or holding a tile of `band`, the row's
+/// tiles and those of the rows either side of it.
+#[inline(always)]
+pub(super) fn touching(band: u64) -> u64 {
+    band | band.rotate_left(1) | band.rotate_right(1)
 }
 
 #[cfg(test)]
