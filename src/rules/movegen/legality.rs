@@ -440,6 +440,19 @@ impl Position {
         parts
     }
 
+    /// True when the side to move is in check, read off `screen`: an
+    /// attacker of the king leaves the table one group. For a caller
+    /// whose candidates need the attackers' shapes anyway.
+    pub(super) fn in_check_by(&self, screen: &mut Screen) -> bool {
+        if self.attackers_of_king(screen).is_empty() {
+            return false;
+        }
+        if !screen.shapes_known {
+            self.shape_attackers(screen);
+        }
+        screen.shapes.iter().any(|a| a.parts.len() == 1)
+    }
+
     /// The screen's attackers of the king, found when first needed: most
     /// calls find them known, which is read inline.
     #[inline(always)]

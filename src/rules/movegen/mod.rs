@@ -127,8 +127,9 @@ impl Position {
         // Out of check nearly every position has a tile free of the
         // table (the ring test) with a step or capture next to it, which
         // is legal unless the tile shields the king: a test or two, where
-        // the rounds below would list candidates first.
-        if self.free_step_is_legal(&mut screen) {
+        // the rounds below would list candidates first. In check such a
+        // step rarely answers, and the rounds below try it too.
+        if !self.in_check_by(&mut screen) && self.free_step_is_legal(&mut screen) {
             return true;
         }
         let mut list = MoveList::new();
