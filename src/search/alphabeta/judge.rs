@@ -85,13 +85,25 @@ impl<E: Evaluator> LeafJudge<E> {
         self.searcher.judge(pending, self.depth, self.nodes_limit)
     }
 
-    /// [`LeafJudge::judge_here`] of a position whose ending was just
-    /// asked ([`Position::ending_in_place`]) and is none: with its pile
-    /// empty, its side to move has a legal step, which the quiescence
-    /// would otherwise look for again.
-    pub fn judge_ongoing_here(&mut self) -> i32 {
-        self.searcher
-            .judge_knowing(None, self.depth, self.nodes_limit, true)
+    /// [`LeafJudge::judge_here`] of the judge's own position, or `None`
+    /// when its side to move, its pile empty, has no legal move
+    /// (checkmated or stalemated). The quiescence lists the root's moves
+    /// anyway, so that one search answers both, where asking
+    /// [`Position::has_legal_step`] first would look for a step twice.
+    pub fn judge_unless_no_move_here(&mut self) -> Option<i32> {
+        let pos = self.searcher.position_mut();
+        if self.depth > 0 {
+            // The shallow search's root asks nothing of its moves.
+            if pos.pile(pos.side_to_move()).is_empty() && !pos.has_legal_step() {
+                return None;
+            }
+            return Some(
+                self.searcher
+                    .judge_knowing(None, self.depth, self.nodes_limit, true),
+            );
+        }
+        let score = self.judge_here(None);
+        (!self.searcher.root_without_moves).then_some(score)
     }
 
     /// The score of drawing in the judge's own position, for its side to

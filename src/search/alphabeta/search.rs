@@ -64,8 +64,12 @@ pub(super) struct Searcher<'a, E: Evaluator> {
     aborted: bool,
     /// True when the judgement under way is of a position whose side to
     /// move is known to have a legal step, so that its quiescence need
-    /// not ask again (see `LeafJudge::judge_ongoing_here`).
+    /// not ask again.
     root_has_step: bool,
+    /// Set when the quiescence found the root's side to move, its pile
+    /// empty, without a legal move: checkmated or stalemated (see
+    /// `LeafJudge::judge_unless_no_move_here`).
+    pub(super) root_without_moves: bool,
     /// Buffers for generating moves, one list a node on the line.
     lists: Vec<Box<MoveList>>,
     /// The side to move at the root: the side the engine plays.
@@ -146,6 +150,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             budget,
             aborted: false,
             root_has_step: false,
+            root_without_moves: false,
             lists: Vec::new(),
             engine: pos.side_to_move(),
             contempt: 0,
@@ -228,6 +233,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         root_has_step: bool,
     ) -> i32 {
         self.root_has_step = root_has_step;
+        self.root_without_moves = false;
         self.keys.clear();
         self.keys.push(self.pos.hash());
         self.game_keys = 0;
@@ -571,6 +577,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             ply == 0 && searcher.root_has_step || searcher.pos.has_legal_step()
         };
         if list.is_empty() && pile.is_empty() && (in_check || !has_step(self)) {
+            self.root_without_moves |= ply == 0;
             self.give_list(list);
             return Ok(if in_check {
                 mated_in(ply)

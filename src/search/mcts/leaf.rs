@@ -114,22 +114,29 @@ impl Actions {
         self.statuses.clear();
         let us = self.side;
         judge.set_position(pos);
+        let over = |winner| {
+            let value = Proof::of(winner, us)
+                .value(draw.for_side(us))
+                .unwrap_or(0.5);
+            (Status::Over(winner), value)
+        };
         for &mv in self.moves.iter() {
             let after = judge.position_mut();
             let undo = after.make(mv);
-            let status = if is_third_occurrence(keys, after.hash()) {
-                Status::Over(None)
+            let ended = if is_third_occurrence(keys, after.hash()) {
+                Some(None)
+            } else if after.halfmove_clock() >= 100 {
+                // The fifty-move draw, unless the side to move is mated.
+                after.ending_in_place().map(|end| end.winner)
             } else {
-                match after.ending_in_place() {
-                    Some(end) => Status::Over(end.winner),
-                    None => Status::Ongoing,
-                }
+                None
             };
-            let value = match status {
-                Status::Over(winner) => Proof::of(winner, us)
-                    .value(draw.for_side(us))
-                    .unwrap_or(0.5),
-                _ => 1.0 - expected_result(judge.judge_ongoing_here()) as f32,
+            let (status, value) = match ended {
+                Some(winner) => over(winner),
+                None => match judge.judge_unless_no_move_here() {
+                    Some(score) => (Status::Ongoing, 1.0 - expected_result(score) as f32),
+                    None => over(judge.position_mut().ending_without_moves().winner),
+                },
             };
             judge.position_mut().unmake(mv, undo);
             self.values.push(value);
