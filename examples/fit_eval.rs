@@ -26,6 +26,10 @@
 //! `--fix=I:W,J:V` holds feature I at W centipawns and J at V (a
 //! holding tile's weight at a fraction of its fit, say) and fits the
 //! rest. `--l2=X` sets the ridge penalty on the weights (default 1e-9).
+//! `--lambda=X` fits each game position to X times the value the mover's
+//! search gave it (the record's `values`, where it has one) plus 1 − X
+//! times the game's result (default 0: the result alone); the validation
+//! loss is then against the same blend.
 //! `--ablate` also fits the rich terms less each of their groups (the
 //! distances, the holding tiles), to tell what each adds.
 
@@ -49,6 +53,7 @@ struct Options {
     fix: Vec<(usize, f64)>,
     valid_every: u64,
     l2: f64,
+    lambda: f64,
     ablate: bool,
     files: Vec<String>,
 }
@@ -94,7 +99,7 @@ fn run() -> Result<(), String> {
                 } else {
                     &mut split.training
                 };
-                add_game(&record, &mut judge, part);
+                add_game(&record, options.lambda, &mut judge, part);
             }
         }
     }
@@ -208,6 +213,7 @@ fn parse_options() -> Result<Options, String> {
         fix: Vec::new(),
         valid_every: 5,
         l2: 1e-9,
+        lambda: 0.0,
         ablate: false,
         files,
     };
@@ -254,13 +260,20 @@ fn parse_options() -> Result<Options, String> {
                     .filter(|&x: &f64| x >= 0.0)
                     .ok_or_else(|| format!("{flag}: not a penalty"))?;
             }
+            "--lambda" => {
+                options.lambda = value
+                    .parse()
+                    .ok()
+                    .filter(|x: &f64| (0.0..=1.0).contains(x))
+                    .ok_or_else(|| format!("{flag}: not a weight from 0 to 1"))?;
+            }
             _ => return Err(format!("unknown option {flag}")),
         }
     }
     if options.files.is_empty() {
         return Err(
             "usage: fit_eval [--without=I,J] [--only=I,J] [--hold=I,J] [--fix=I:W,J:V] \
-             [--valid-every=K] [--l2=X] [--ablate] RECORDS.jsonl[.gz]|POSITIONS.jsonl..."
+             [--valid-every=K] [--l2=X] [--lambda=X] [--ablate] RECORDS.jsonl[.gz]|POSITIONS.jsonl..."
                 .to_string(),
         );
     }
@@ -326,8 +339,9 @@ fn is_quiet(pos: &Position, judge: &mut LeafJudge) -> bool {
 }
 
 /// Adds the positions of one game record, each with the game's result
-/// for its side to move.
-fn add_game(record: &serde_json::Value, judge: &mut LeafJudge, part: &mut Samples) {
+/// for its side to move, or with `lambda` of it the value the mover's
+/// search gave the position (where the record has one).
+fn add_game(record: &serde_json::Value, lambda: f64, judge: &mut LeafJudge, part: &mut Samples) {
     let Some(result) = record["result"].as_str() else {
         return;
     };
@@ -349,7 +363,11 @@ fn add_game(record: &serde_json::Value, judge: &mut LeafJudge, part: &mut Sample
     for (ply, token) in moves.iter().enumerate() {
         if ply >= SKIP_PLIES && !pos.in_check() && is_quiet(&pos, judge) {
             if let Some(score) = result_for(result, pos.side_to_move()) {
-                part.push(&RichTerms::of(&pos).counts(), score);
+                let target = match record["values"][ply].as_f64() {
+                    Some(value) => lambda * value + (1.0 - lambda) * score,
+                    None => score,
+                };
+                part.push(&RichTerms::of(&pos).counts(), target);
             }
         }
         let Some(mv) = token.as_str().and_then(|t| pos.parse_move(t).ok()) else {
