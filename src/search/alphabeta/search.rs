@@ -87,7 +87,12 @@ pub(super) struct Searcher<'a, E: Evaluator> {
 /// itself.
 pub(super) struct EvaluationCache<E: Evaluator> {
     evaluator: E,
-    entries: Box<[(u64, i32)]>,
+    /// Each entry is a score in its low half and, in its high half, the
+    /// key's high half with its lowest bit set, so that no key matches an
+    /// empty entry. The slot is chosen by the key's low bits: a hit
+    /// matches 31 + 15 of the key's bits, and eight bytes an entry hold
+    /// twice the entries a whole key would in the same memory.
+    entries: Box<[u64]>,
     /// What the evaluator keeps between the positions it misses.
     memory: E::Memory,
 }
@@ -95,7 +100,7 @@ pub(super) struct EvaluationCache<E: Evaluator> {
 impl<E: Evaluator> EvaluationCache<E> {
     /// Entries, a power of two: 256 KiB, which stays in a core's L2
     /// cache.
-    const SIZE: usize = 1 << 14;
+    const SIZE: usize = 1 << 15;
 
     fn new(evaluator: E) -> EvaluationCache<E> {
         EvaluationCache::with_entries(evaluator, Self::SIZE)
@@ -104,7 +109,7 @@ impl<E: Evaluator> EvaluationCache<E> {
     fn with_entries(evaluator: E, size: usize) -> EvaluationCache<E> {
         EvaluationCache {
             evaluator,
-            entries: vec![(0, 0); size].into_boxed_slice(),
+            entries: vec![0; size].into_boxed_slice(),
             memory: E::Memory::default(),
         }
     }
@@ -115,12 +120,14 @@ impl<E: Evaluator> EvaluationCache<E> {
     /// before its first evaluation.
     fn evaluate(&mut self, pos: &Position, draw: i32) -> i32 {
         let key = pos.hash();
+        let tag = (key >> 32) as u32 | 1;
         let mask = self.entries.len() - 1;
         let entry = &mut self.entries[key as usize & mask];
-        if entry.0 != key {
-            *entry = (key, self.evaluator.score_with(pos, draw, &mut self.memory));
+        if (*entry >> 32) as u32 != tag {
+            let score = self.evaluator.score_with(pos, draw, &mut self.memory);
+            *entry = u64::from(tag) << 32 | u64::from(score as u32);
         }
-        entry.1
+        *entry as u32 as i32
     }
 }
 
