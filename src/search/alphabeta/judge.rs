@@ -91,16 +91,13 @@ impl<E: Evaluator> LeafJudge<E> {
     /// anyway, so that one search answers both, where asking
     /// [`Position::has_legal_step`] first would look for a step twice.
     pub fn judge_unless_no_move_here(&mut self) -> Option<i32> {
-        let pos = self.searcher.position_mut();
         if self.depth > 0 {
-            // The shallow search's root asks nothing of its moves.
+            // The shallow search's root does not tell.
+            let pos = self.searcher.position_mut();
             if pos.pile(pos.side_to_move()).is_empty() && !pos.has_legal_step() {
                 return None;
             }
-            return Some(
-                self.searcher
-                    .judge_knowing(None, self.depth, self.nodes_limit, true),
-            );
+            return Some(self.judge_here(None));
         }
         let score = self.judge_here(None);
         (!self.searcher.root_without_moves).then_some(score)

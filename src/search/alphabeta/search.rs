@@ -62,10 +62,6 @@ pub(super) struct Searcher<'a, E: Evaluator> {
     nodes: u64,
     pub(super) budget: Budget<'a>,
     aborted: bool,
-    /// True when the judgement under way is of a position whose side to
-    /// move is known to have a legal step, so that its quiescence need
-    /// not ask again.
-    root_has_step: bool,
     /// Set when the quiescence found the root's side to move, its pile
     /// empty, without a legal move: checkmated or stalemated (see
     /// `LeafJudge::judge_unless_no_move_here`).
@@ -156,7 +152,6 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             nodes: 0,
             budget,
             aborted: false,
-            root_has_step: false,
             root_without_moves: false,
             lists: Vec::new(),
             engine: pos.side_to_move(),
@@ -227,19 +222,6 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
     /// new root with no history: `depth` plies, then the quiescence, in
     /// at most `nodes` more nodes, past which it is the static score.
     pub(super) fn judge(&mut self, pending: Option<Kind>, depth: i32, nodes: u64) -> i32 {
-        self.judge_knowing(pending, depth, nodes, false)
-    }
-
-    /// [`Searcher::judge`], told whether the side to move is known to
-    /// have a legal step (`root_has_step`).
-    pub(super) fn judge_knowing(
-        &mut self,
-        pending: Option<Kind>,
-        depth: i32,
-        nodes: u64,
-        root_has_step: bool,
-    ) -> i32 {
-        self.root_has_step = root_has_step;
         self.root_without_moves = false;
         self.keys.clear();
         self.keys.push(self.pos.hash());
@@ -580,10 +562,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         }
         // With the pile empty, no move is the end of the game; a capture
         // is a move.
-        let has_step = |searcher: &mut Self| {
-            ply == 0 && searcher.root_has_step || searcher.pos.has_legal_step()
-        };
-        if list.is_empty() && pile.is_empty() && (in_check || !has_step(self)) {
+        if list.is_empty() && pile.is_empty() && (in_check || !self.pos.has_legal_step()) {
             self.root_without_moves |= ply == 0;
             self.give_list(list);
             return Ok(if in_check {
