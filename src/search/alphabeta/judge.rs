@@ -87,18 +87,10 @@ impl<E: Evaluator> LeafJudge<E> {
 
     /// [`LeafJudge::judge_here`] of the judge's own position, or `None`
     /// when its side to move, its pile empty, has no legal move
-    /// (checkmated or stalemated). The quiescence lists the root's moves
+    /// (checkmated or stalemated). The search lists the root's moves
     /// anyway, so that one search answers both, where asking
     /// [`Position::has_legal_step`] first would look for a step twice.
     pub fn judge_unless_no_move_here(&mut self) -> Option<i32> {
-        if self.depth > 0 {
-            // The shallow search's root does not tell.
-            let pos = self.searcher.position_mut();
-            if pos.pile(pos.side_to_move()).is_empty() && !pos.has_legal_step() {
-                return None;
-            }
-            return Some(self.judge_here(None));
-        }
         let score = self.judge_here(None);
         (!self.searcher.root_without_moves).then_some(score)
     }

@@ -62,7 +62,7 @@ pub(super) struct Searcher<'a, E: Evaluator> {
     nodes: u64,
     pub(super) budget: Budget<'a>,
     aborted: bool,
-    /// Set when the quiescence found the root's side to move, its pile
+    /// Set when the search found the root's side to move, its pile
     /// empty, without a legal move: checkmated or stalemated (see
     /// `LeafJudge::judge_unless_no_move_here`).
     pub(super) root_without_moves: bool,
@@ -300,6 +300,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         self.pos.generate_steps(&mut list);
         let can_draw = !self.pos.pile(self.pos.side_to_move()).is_empty();
         if list.is_empty() && !can_draw {
+            self.root_without_moves |= ply == 0;
             self.give_list(list);
             return Ok(if in_check {
                 mated_in(ply)
