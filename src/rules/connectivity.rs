@@ -8,7 +8,7 @@
 //! only the rest need the graph of touching tiles: floods, articulation
 //! points (Hopcroft–Tarjan) and the parts a tile's removal leaves.
 
-use super::piece::Colour;
+use super::piece::{Colour, Kind};
 use super::position::{Position, NO_SLOT};
 use super::ring::{ring_connected, ring_cut_row, ring_groups};
 use super::square::Square;
@@ -230,11 +230,8 @@ impl Position {
         let held = self
             .held_by_rings()
             .unwrap_or_else(|| self.articulation_points(TileSet::EMPTY));
-        let mut counts = [[0; 6]; 2];
-        for slot in held {
-            counts[slot >> 4][self.kind_of(slot).index()] += 1;
-        }
-        counts
+        Colour::ALL
+            .map(|colour| Kind::ALL.map(|kind| (held & self.tiles_of(colour, kind)).len() as u8))
     }
 
     /// True when the tile in `slot` can leave the table (be captured, or
@@ -334,6 +331,12 @@ mod tests {
                 }
             }
             assert_eq!(pos.held_counts(), expected, "{pos}");
+            // A king counts as held exactly when it is on the table and
+            // not free: the rich evaluation reads one off the other.
+            for colour in Colour::ALL {
+                let frozen = pos.king_square(colour).is_some() && !pos.king_is_free(colour);
+                assert_eq!(expected[colour.index()][0] > 0, frozen, "{pos}");
+            }
             holed += usize::from(!pos.without_holes());
         });
         assert!(

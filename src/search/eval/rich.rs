@@ -93,7 +93,9 @@ impl RichTerms {
         let mut t = [0; COUNT];
         t[..Term::COUNT].copy_from_slice(&Terms::of(pos).counts());
         each_distance(pos, |index, count| t[index] += count);
-        each_held(pos, |index, count| t[index] += count);
+        each_held(pos.side_to_move(), &pos.held_counts(), |index, count| {
+            t[index] += count
+        });
         RichTerms(t)
     }
 }
@@ -130,15 +132,12 @@ fn each_distance(pos: &Position, mut add: impl FnMut(usize, i32)) {
     }
 }
 
-/// Calls `add` with the index and count of each holding term of `pos`
-/// for the side to move: for the evaluation and the fitting tool alike.
+/// Calls `add` with the index and count of each holding term for `us`,
+/// given the position's [`Position::held_counts`]: for the evaluation and
+/// the fitting tool alike.
 #[inline(always)]
-fn each_held(pos: &Position, mut add: impl FnMut(usize, i32)) {
-    let held = pos.held_counts();
-    let (us, them) = (
-        pos.side_to_move().index(),
-        pos.side_to_move().opposite().index(),
-    );
+fn each_held(us: Colour, held: &[[u8; 6]; 2], mut add: impl FnMut(usize, i32)) {
+    let (us, them) = (us.index(), us.opposite().index());
     for (k, kind) in KINDS.into_iter().enumerate() {
         add(
             held_index(k),
@@ -234,10 +233,14 @@ impl Evaluator for Rich {
     type Memory = ();
 
     fn centipawns_with(&self, pos: &Position, _: &mut ()) -> i32 {
-        let plain = Terms::of(pos).counts();
+        let held = pos.held_counts();
+        let frozen = Colour::ALL.map(|c| held[c.index()][Kind::King.index()] > 0);
+        let plain = Terms::knowing_frozen_kings(pos, frozen).counts();
         let mut sum: i32 = plain.iter().zip(&RICH_FITTED).map(|(c, w)| c * w).sum();
         sum += weighted_distances(pos);
-        each_held(pos, |index, count| sum += RICH_FITTED[index] * count);
+        each_held(pos.side_to_move(), &held, |index, count| {
+            sum += RICH_FITTED[index] * count
+        });
         sum
     }
 }

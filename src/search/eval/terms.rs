@@ -128,6 +128,15 @@ impl Terms {
 
     /// The terms of `pos`, for the side to move.
     pub fn of(pos: &Position) -> Terms {
+        let frozen = |c: Colour| pos.king_square(c).is_some() && !pos.king_is_free(c);
+        Terms::knowing_frozen_kings(pos, Colour::ALL.map(frozen))
+    }
+
+    /// The terms of `pos` for the side to move, told whether each
+    /// colour's king (White's first) is on the table and cannot leave
+    /// its square without splitting it: an evaluation that works out
+    /// every holding tile anyway reads it from those.
+    pub fn knowing_frozen_kings(pos: &Position, frozen: [bool; 2]) -> Terms {
         let us = pos.side_to_move();
         let them = us.opposite();
         let mut t = Terms::default();
@@ -155,7 +164,7 @@ impl Terms {
         t[Term::PlacementThreat] = threat(theirs.open, us) - threat(ours.open, them);
         // A king that cannot leave its square without splitting the table
         // has no flight whatever its open squares.
-        let frozen = |c: Colour| i32::from(pos.king_square(c).is_some() && !pos.king_is_free(c));
+        let frozen = |c: Colour| i32::from(frozen[c.index()]);
         t[Term::KingFrozen] = frozen(us) - frozen(them);
         // Each open square past the first few adds less danger: a king
         // with many is a king with few tiles about it, where few
