@@ -19,9 +19,6 @@ pub(crate) struct SlotColumns<'a> {
     pub kinds: &'a [Kind; 32],
     /// Bit `slot` for each slot on the table.
     pub present: u32,
-    /// For each kind (by [`Kind::index`]), bit `slot` for each slot of
-    /// that kind on the table.
-    pub by_kind: [u32; 6],
 }
 
 impl SlotColumns<'_> {
@@ -40,7 +37,6 @@ impl Position {
             ys: &self.ys,
             kinds: &self.kinds,
             present: self.present.0,
-            by_kind: self.by_kind.map(|tiles| (tiles & self.present).0),
         }
     }
 }

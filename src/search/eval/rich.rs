@@ -146,47 +146,137 @@ fn each_held(us: Colour, held: &[[u8; 6]; 2], mut add: impl FnMut(usize, i32)) {
     }
 }
 
-/// The distance terms of [`each_distance`] weighted by [`RICH_FITTED`],
-/// counted by masks rather than tile by tile: for each king, the slots
-/// two, three and four or more squares away, all 32 at once, and then
-/// per side and kind the tiles in each. The walk's branches on each
-/// tile's kind and its distance cost the search more than these.
+/// The distance weights of [`RICH_FITTED`] by a tile's kind and bucket,
+/// for [`weighted_distances`]: entry `24 king + 4 kind + bucket`, with
+/// `king` 0 for the tile's own side's king and 1 for the other's, and
+/// `kind` its [`Kind::index`]. The king's own entries are 0: the
+/// distance terms leave it out.
+const DISTANCE_WEIGHTS: [i32; KINGS * 6 * DISTANCE_BUCKETS] = {
+    let mut weights = [0; KINGS * 6 * DISTANCE_BUCKETS];
+    let mut king = 0;
+    while king < KINGS {
+        // Kind indices 1 to 5 are `KINDS` in order.
+        let mut kind = 1;
+        while kind < 6 {
+            let mut bucket = 0;
+            while bucket < DISTANCE_BUCKETS {
+                weights[24 * king + 4 * kind + bucket] =
+                    RICH_FITTED[near_index(kind - 1, king, bucket)];
+                bucket += 1;
+            }
+            kind += 1;
+        }
+        king += 1;
+    }
+    weights
+};
+
+/// The distance terms of [`each_distance`] weighted by [`RICH_FITTED`]
+/// for the side to move: each tile weighs the entries of
+/// [`DISTANCE_WEIGHTS`] for its distance to each king. With AVX2, eight
+/// slots at a time, the weights gathered by index; else slot by slot.
+#[inline(always)]
 fn weighted_distances(pos: &Position) -> i32 {
-    let us = pos.side_to_move();
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    let white_less_black = weighted_distances_avx2(pos);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    let white_less_black = weighted_distances_scalar(pos);
+    match pos.side_to_move() {
+        Colour::White => white_less_black,
+        Colour::Black => -white_less_black,
+    }
+}
+
+/// [`weighted_distances`] for White, slot by slot: the plain version,
+/// compiled in every build and tested against the AVX2 one.
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "avx2"),
+    allow(dead_code, reason = "the AVX2 build uses it in tests only")
+)]
+fn weighted_distances_scalar(pos: &Position) -> i32 {
     let columns = pos.slot_columns();
     let mut sum = 0;
     for whose in Colour::ALL {
         let Some(king) = pos.king_square(whose) else {
             continue;
         };
-        // far[i]: the slots at least i + 2 from the king.
-        let mut far = [0u32; DISTANCE_BUCKETS - 1];
-        for slot in 0..32 {
+        let mut left = columns.present;
+        while left != 0 {
+            let slot = left.trailing_zeros() as usize;
+            left &= left - 1;
+            // Slots 0-15 are White's, 16-31 Black's.
+            let colour = slot / 16;
             let d = (king.x - columns.xs[slot])
                 .abs()
                 .max((king.y - columns.ys[slot]).abs());
-            for (i, far) in far.iter_mut().enumerate() {
-                *far |= u32::from(d >= i as i32 + 2) << slot;
-            }
-        }
-        for colour in Colour::ALL {
-            let sign = if colour == us { 1 } else { -1 };
-            let king = usize::from(colour != whose);
-            let side = columns.present_of(colour);
-            for (k, kind) in KINDS.into_iter().enumerate() {
-                let tiles = columns.by_kind[kind.index()] & side;
-                let weight = |bucket| RICH_FITTED[near_index(k, king, bucket)];
-                // Each tile weighs its bucket's weight: the nearest
-                // bucket's, plus the step to each bucket it is past.
-                let mut s = weight(0) * tiles.count_ones() as i32;
-                for (i, &far) in far.iter().enumerate() {
-                    s += (weight(i + 1) - weight(i)) * (tiles & far).count_ones() as i32;
-                }
-                sum += sign * s;
-            }
+            let bucket = (d.clamp(1, DISTANCE_BUCKETS as i32) - 1) as usize;
+            let other_king = usize::from(colour != whose.index());
+            let weight =
+                DISTANCE_WEIGHTS[24 * other_king + 4 * columns.kinds[slot].index() + bucket];
+            sum += if colour == 0 { weight } else { -weight };
         }
     }
     sum
+}
+
+/// [`weighted_distances`] for White, eight AVX2 lanes at a time.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+fn weighted_distances_avx2(pos: &Position) -> i32 {
+    use std::arch::x86_64::{
+        __m128i, __m256i, _mm256_abs_epi32, _mm256_add_epi32, _mm256_and_si256, _mm256_cmpeq_epi32,
+        _mm256_cvtepu8_epi32, _mm256_i32gather_epi32, _mm256_loadu_si256, _mm256_max_epi32,
+        _mm256_min_epi32, _mm256_set1_epi32, _mm256_setr_epi32, _mm256_setzero_si256,
+        _mm256_slli_epi32, _mm256_storeu_si256, _mm256_sub_epi32, _mm_loadl_epi64,
+    };
+    let columns = pos.slot_columns();
+    // SAFETY: AVX2 is enabled for this build (the cfg above, and `main`
+    // stops on a processor without it). Each load reads within its
+    // array: eight `i32`s of `xs` or `ys` from a multiple of eight, or
+    // eight bytes of the 32 kinds (`Kind` is one byte, `repr(u8)`). Every
+    // gathered index is below 48: a kind index is below 6 and a bucket
+    // below 4, stale slots included.
+    unsafe {
+        let kinds = columns.kinds.as_ptr().cast::<u8>();
+        let lane_bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+        let (one, last) = (
+            _mm256_set1_epi32(1),
+            _mm256_set1_epi32(DISTANCE_BUCKETS as i32),
+        );
+        // The weights of White's slots, and of Black's.
+        let mut sums = [_mm256_setzero_si256(); 2];
+        for whose in Colour::ALL {
+            let Some(king) = pos.king_square(whose) else {
+                continue;
+            };
+            let (king_x, king_y) = (_mm256_set1_epi32(king.x), _mm256_set1_epi32(king.y));
+            for eighth in 0..4 {
+                let first = 8 * eighth;
+                let colour = eighth / 2;
+                let other_king = if colour == whose.index() { 0 } else { 24 };
+                let load = |lanes: &[i32; 32]| {
+                    _mm256_loadu_si256(lanes[first..].as_ptr().cast::<__m256i>())
+                };
+                let dx = _mm256_abs_epi32(_mm256_sub_epi32(load(columns.xs), king_x));
+                let dy = _mm256_abs_epi32(_mm256_sub_epi32(load(columns.ys), king_y));
+                let d = _mm256_min_epi32(_mm256_max_epi32(_mm256_max_epi32(dx, dy), one), last);
+                let kind =
+                    _mm256_cvtepu8_epi32(_mm_loadl_epi64(kinds.add(first).cast::<__m128i>()));
+                let index = _mm256_add_epi32(
+                    _mm256_add_epi32(_mm256_slli_epi32::<2>(kind), d),
+                    _mm256_set1_epi32(other_king - 1),
+                );
+                let weights = _mm256_i32gather_epi32::<4>(DISTANCE_WEIGHTS.as_ptr(), index);
+                let present = _mm256_set1_epi32((columns.present >> first & 0xff) as i32);
+                let present = _mm256_cmpeq_epi32(_mm256_and_si256(present, lane_bits), lane_bits);
+                sums[colour] = _mm256_add_epi32(sums[colour], _mm256_and_si256(weights, present));
+            }
+        }
+        let mut lanes = [0i32; 8];
+        let difference = _mm256_sub_epi32(sums[0], sums[1]);
+        _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), difference);
+        lanes.iter().sum()
+    }
 }
 
 /// The place of `kind` in [`KINDS`], `None` for the king.
@@ -385,6 +475,22 @@ mod tests {
         }
         // The distances skip a king in the pile: those positions too.
         assert!(king_in_pile > 50, "{king_in_pile}");
+    }
+
+    /// The distances weighed slot by slot are the sum of the distance
+    /// counts' weights, and the AVX2 build's lanes agree with them.
+    #[test]
+    fn the_distance_weights_are_the_weighted_distance_counts() {
+        for pos in random_positions(43, 6) {
+            let mut sum = 0;
+            each_distance(&pos, |index, count| sum += RICH_FITTED[index] * count);
+            let white_less_black = match pos.side_to_move() {
+                Colour::White => sum,
+                Colour::Black => -sum,
+            };
+            assert_eq!(weighted_distances_scalar(&pos), white_less_black, "{pos}");
+            assert_eq!(weighted_distances(&pos), sum, "{pos}");
+        }
     }
 
     #[test]
