@@ -4,7 +4,7 @@
 //! leaves.
 
 use super::ordering::{self, Candidate, QUIET};
-use super::tt::{placement_key, to_table, Bound, Entry, Table};
+use super::tt::{placement_key, quiescence_key, to_table, Bound, Entry, QuiescenceTable, Table};
 use crate::rules::{Colour, Kind, Move, MoveList, Position};
 use crate::search::eval::Evaluator;
 use crate::search::score::{self, mated_in, MAX_PLY, WIN};
@@ -75,6 +75,8 @@ pub(super) struct Searcher<'a, E: Evaluator> {
     /// Static evaluations by position key: the quiescences of sibling
     /// leaves meet the same positions again and again.
     evaluations: EvaluationCache<E>,
+    /// The quiescence's results, for the same reason.
+    quiescence: QuiescenceTable,
 }
 
 /// An evaluator with a direct-mapped cache of its scores by position
@@ -157,6 +159,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             engine: pos.side_to_move(),
             contempt: 0,
             evaluations: EvaluationCache::new(evaluator),
+            quiescence: QuiescenceTable::new(),
         }
     }
 
@@ -544,6 +547,11 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         beta: i32,
     ) -> Result<i32, Aborted> {
         self.tick()?;
+        let key = quiescence_key(self.pos.hash(), ply);
+        if let Some(score) = self.quiescence.probe(key, alpha, beta) {
+            return Ok(score);
+        }
+        let window = (alpha, beta);
         let in_check = self.pos.in_check();
         let us = self.pos.side_to_move();
         let stand = if in_check {
@@ -552,6 +560,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             self.evaluations.evaluate(&self.pos, self.draw_score())
         };
         if stand >= beta {
+            self.quiescence.store(key, stand, alpha, beta);
             return Ok(stand);
         }
         let mut list = self.take_list();
@@ -564,13 +573,20 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         // With the pile empty, no move is the end of the game; a capture
         // is a move.
         if list.is_empty() && pile.is_empty() && (in_check || !self.pos.has_legal_step()) {
-            self.root_without_moves |= ply == 0;
             self.give_list(list);
-            return Ok(if in_check {
+            let score = if in_check {
                 mated_in(ply)
             } else {
                 self.draw_score()
-            });
+            };
+            // Kept for the nodes below the root only: a root found in
+            // the table then had a move, as `root_without_moves` says.
+            if ply == 0 {
+                self.root_without_moves = true;
+            } else {
+                self.quiescence.store(key, score, alpha, beta);
+            }
+            return Ok(score);
         }
         let mut best = -INFINITY;
         if in_check {
@@ -582,6 +598,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         }
         if best >= beta || ply >= MAX_PLY - 1 {
             self.give_list(list);
+            self.quiescence.store(key, best, window.0, window.1);
             return Ok(best);
         }
         alpha = alpha.max(best);
@@ -602,6 +619,7 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
             }
         }
         self.give_list(list);
+        self.quiescence.store(key, best, window.0, window.1);
         Ok(best)
     }
 
@@ -655,7 +673,7 @@ mod tests {
     use super::*;
     use crate::search::eval::HandMade;
     use crate::search::playout::{random_turn, Turn};
-    use rand::SeedableRng;
+    use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
     fn searcher(pos: &Position) -> Searcher<'static, HandMade> {
@@ -708,5 +726,54 @@ mod tests {
             }
         }
         assert!(seen > 64 * 8, "only {seen} positions");
+    }
+
+    /// The quiescence's table changes no score: a searcher that has
+    /// quiesced every position of random games before (its table full of
+    /// their nodes, at every ply) scores each position as a fresh one
+    /// does, exactly with a full window and as a correct bound with a
+    /// narrow one.
+    #[test]
+    fn the_quiescence_table_changes_no_score() {
+        let mut warm = searcher(&Position::startpos());
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let (mut seen, mut narrow) = (0, 0);
+        for _game in 0..12 {
+            let mut pos = Position::startpos();
+            while let Turn::Play(mv) = random_turn(&mut pos, &mut rng) {
+                pos.make(mv);
+                if pos.ending().is_some() {
+                    break;
+                }
+                let exact = searcher(&pos).quiesce(0, -INFINITY, INFINITY).ok().unwrap();
+                // The narrow window first, so that the full one meets
+                // its bounds in the table.
+                *warm.position_mut() = pos.clone();
+                let alpha = exact + rng.gen_range(-300..300);
+                let beta = alpha + rng.gen_range(1..200);
+                let bounded = warm.quiesce(0, alpha, beta).ok().unwrap();
+                let full = warm.quiesce(0, -INFINITY, INFINITY).ok().unwrap();
+                assert_eq!(full, exact, "{pos}");
+                if exact <= alpha {
+                    assert!(
+                        bounded <= alpha,
+                        "{pos}: {bounded} for {exact} in {alpha}..{beta}"
+                    );
+                } else if exact >= beta {
+                    assert!(
+                        bounded >= beta,
+                        "{pos}: {bounded} for {exact} in {alpha}..{beta}"
+                    );
+                } else {
+                    assert_eq!(bounded, exact, "{pos}: within {alpha}..{beta}");
+                    narrow += 1;
+                }
+                seen += 1;
+            }
+        }
+        assert!(
+            seen > 500 && narrow > 50,
+            "{seen} positions, {narrow} within"
+        );
     }
 }

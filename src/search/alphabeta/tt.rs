@@ -1,6 +1,7 @@
-//! The transposition table: results of searched nodes by position key,
+//! The transposition tables: results of searched nodes by position key,
 //! with how each score bounds the true one, and mate scores stored
-//! relative to their node.
+//! relative to their node; and the quiescence's own, by position and
+//! ply.
 
 use crate::rules::{Kind, Move};
 use crate::search::score::MATE_BOUND;
@@ -119,4 +120,64 @@ fn from_table(score: i32, ply: usize) -> i32 {
 /// the draw.
 pub(super) fn placement_key(key: u64, kind: Kind) -> u64 {
     key ^ (0x9E37_79B9_7F4A_7C15u64).wrapping_mul(kind.index() as u64 + 1)
+}
+
+/// The quiescence's results by position and ply. The quiescences of
+/// sibling leaves meet the same positions again and again: a capture
+/// sequence in another order, or the same child judged from another
+/// node. Keyed by ply too, so that a stored score is the very one the
+/// node would return (mate scores, the depth limit and the mixed score
+/// of a draw in check all depend on the ply), and the root of a
+/// full-window search gets the same score with or without the table.
+/// Direct-mapped, each entry replaced by the next to land on it.
+pub(super) struct QuiescenceTable {
+    entries: Box<[QuiescenceEntry]>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct QuiescenceEntry {
+    /// The node's key ([`quiescence_key`]); 0 marks an empty entry.
+    key: u64,
+    score: i32,
+    bound: Option<Bound>,
+}
+
+impl QuiescenceTable {
+    /// Entries, a power of two: 16 bytes each, 1 MiB in all.
+    const SIZE: usize = 1 << 16;
+
+    pub(super) fn new() -> QuiescenceTable {
+        QuiescenceTable {
+            entries: vec![QuiescenceEntry::default(); Self::SIZE].into_boxed_slice(),
+        }
+    }
+
+    /// The stored score of the node `key` when it settles a search
+    /// within `(alpha, beta)`.
+    #[inline]
+    pub(super) fn probe(&self, key: u64, alpha: i32, beta: i32) -> Option<i32> {
+        let entry = &self.entries[key as usize & (Self::SIZE - 1)];
+        let settles = match entry.bound? {
+            Bound::Exact => true,
+            Bound::Lower => entry.score >= beta,
+            Bound::Upper => entry.score <= alpha,
+        };
+        (entry.key == key && settles).then_some(entry.score)
+    }
+
+    /// Keeps the fail-soft result `score` of the node `key`, searched
+    /// within `(alpha, beta)`.
+    #[inline]
+    pub(super) fn store(&mut self, key: u64, score: i32, alpha: i32, beta: i32) {
+        self.entries[key as usize & (Self::SIZE - 1)] = QuiescenceEntry {
+            key,
+            score,
+            bound: Some(Bound::of(score, alpha, beta)),
+        };
+    }
+}
+
+/// The key of a quiescence node: the position's key and its ply.
+pub(super) fn quiescence_key(key: u64, ply: usize) -> u64 {
+    key ^ (0xD6E8_FEB8_6659_FD93u64).wrapping_mul(ply as u64 + 1)
 }
