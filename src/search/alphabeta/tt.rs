@@ -143,8 +143,10 @@ struct QuiescenceEntry {
 }
 
 impl QuiescenceTable {
-    /// Entries, a power of two: 16 bytes each, 1 MiB in all.
-    const SIZE: usize = 1 << 16;
+    /// Entries, a power of two: 16 bytes each, 4 MiB in all. A search
+    /// of 20,000 iterations fills far more than 1 MiB: there the larger
+    /// table saves 6% of the search's instructions.
+    const SIZE: usize = 1 << 18;
 
     pub(super) fn new() -> QuiescenceTable {
         QuiescenceTable {
