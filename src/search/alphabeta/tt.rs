@@ -136,9 +136,10 @@ pub(super) struct QuiescenceTable {
 
 #[derive(Clone, Copy, Default)]
 struct QuiescenceEntry {
-    /// The node's key ([`quiescence_key`]); 0 marks an empty entry.
+    /// The node's key ([`quiescence_key`]).
     key: u64,
     score: i32,
+    /// How `score` bounds the node's; `None` in an empty entry.
     bound: Option<Bound>,
 }
 

@@ -146,13 +146,18 @@ fn each_held(us: Colour, held: &[[u8; 6]; 2], mut add: impl FnMut(usize, i32)) {
     }
 }
 
+/// The entries of [`DISTANCE_WEIGHTS`] for one king: every kind's
+/// buckets. The AVX2 lanes multiply a kind by four with a shift.
+const KING_STRIDE: usize = Kind::ALL.len() * DISTANCE_BUCKETS;
+const _: () = assert!(DISTANCE_BUCKETS == 4);
+
 /// The distance weights of [`RICH_FITTED`] by a tile's kind and bucket,
-/// for [`weighted_distances`]: entry `24 king + 4 kind + bucket`, with
-/// `king` 0 for the tile's own side's king and 1 for the other's, and
-/// `kind` its [`Kind::index`]. The king's own entries are 0: the
-/// distance terms leave it out.
-const DISTANCE_WEIGHTS: [i32; KINGS * 6 * DISTANCE_BUCKETS] = {
-    let mut weights = [0; KINGS * 6 * DISTANCE_BUCKETS];
+/// for [`weighted_distances`]: entry `KING_STRIDE king + 4 kind +
+/// bucket`, with `king` 0 for the tile's own side's king and 1 for the
+/// other's, and `kind` its [`Kind::index`]. The king's own entries are
+/// 0: the distance terms leave it out.
+const DISTANCE_WEIGHTS: [i32; KINGS * KING_STRIDE] = {
+    let mut weights = [0; KINGS * KING_STRIDE];
     let mut king = 0;
     while king < KINGS {
         // Kind indices 1 to 5 are `KINDS` in order.
@@ -160,7 +165,7 @@ const DISTANCE_WEIGHTS: [i32; KINGS * 6 * DISTANCE_BUCKETS] = {
         while kind < 6 {
             let mut bucket = 0;
             while bucket < DISTANCE_BUCKETS {
-                weights[24 * king + 4 * kind + bucket] =
+                weights[KING_STRIDE * king + DISTANCE_BUCKETS * kind + bucket] =
                     RICH_FITTED[near_index(kind - 1, king, bucket)];
                 bucket += 1;
             }
@@ -211,8 +216,9 @@ fn weighted_distances_scalar(pos: &Position) -> i32 {
                 .max((king.y - columns.ys[slot]).abs());
             let bucket = (d.clamp(1, DISTANCE_BUCKETS as i32) - 1) as usize;
             let other_king = usize::from(colour != whose.index());
-            let weight =
-                DISTANCE_WEIGHTS[24 * other_king + 4 * columns.kinds[slot].index() + bucket];
+            let weight = DISTANCE_WEIGHTS[KING_STRIDE * other_king
+                + DISTANCE_BUCKETS * columns.kinds[slot].index()
+                + bucket];
             sum += if colour == 0 { weight } else { -weight };
         }
     }
@@ -253,7 +259,11 @@ fn weighted_distances_avx2(pos: &Position) -> i32 {
             for eighth in 0..4 {
                 let first = 8 * eighth;
                 let colour = eighth / 2;
-                let other_king = if colour == whose.index() { 0 } else { 24 };
+                let other_king = if colour == whose.index() {
+                    0
+                } else {
+                    KING_STRIDE as i32
+                };
                 let load = |lanes: &[i32; 32]| {
                     _mm256_loadu_si256(lanes[first..].as_ptr().cast::<__m256i>())
                 };
