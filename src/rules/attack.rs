@@ -132,12 +132,60 @@ impl Position {
         }
         // A queen is in both sets, and rides both kinds of line.
         for slot in reach.straight & rooks {
-            block |= self.rays_block(self.square_of(slot), offset(slot), ORTHOGONAL);
+            block |= self.orthogonal_rays_block(self.square_of(slot), offset(slot));
         }
         for slot in reach.diagonal & bishops {
-            block |= self.rays_block(self.square_of(slot), offset(slot), DIAGONAL);
+            block |= self.diagonal_rays_block(self.square_of(slot), offset(slot));
         }
         block
+    }
+
+    /// [`Position::rays_block`] along the orthogonal lines of a slider
+    /// on `at`, `x, y` from the block's centre, within one square of one
+    /// of the block's rows or columns. Outside the block only the line
+    /// towards it can reach it: a line away from the block, or along a
+    /// row or column the block does not cross, never does.
+    #[inline(always)]
+    fn orthogonal_rays_block(&self, at: Square, (x, y): (i32, i32)) -> u16 {
+        let offset = (x, y);
+        if x.abs() >= 2 {
+            if x > 0 {
+                self.ray_block(at, offset, (-1, 0))
+            } else {
+                self.ray_block(at, offset, (1, 0))
+            }
+        } else if y.abs() >= 2 {
+            if y > 0 {
+                self.ray_block(at, offset, (0, -1))
+            } else {
+                self.ray_block(at, offset, (0, 1))
+            }
+        } else {
+            self.rays_block(at, offset, ORTHOGONAL)
+        }
+    }
+
+    /// [`Position::rays_block`] along the diagonal lines of a slider on
+    /// `at`, `x, y` from the block's centre. Outside the block a line
+    /// that moves away from it in a coordinate never reaches it; with
+    /// the slider level with the centre in one coordinate, both lines
+    /// towards it in the other may.
+    #[inline(always)]
+    fn diagonal_rays_block(&self, at: Square, (x, y): (i32, i32)) -> u16 {
+        let offset = (x, y);
+        if x.abs() <= 1 && y.abs() <= 1 {
+            return self.rays_block(at, offset, DIAGONAL);
+        }
+        match (x.signum(), y.signum()) {
+            (1, 1) => self.ray_block(at, offset, (-1, -1)),
+            (1, -1) => self.ray_block(at, offset, (-1, 1)),
+            (-1, 1) => self.ray_block(at, offset, (1, -1)),
+            (-1, -1) => self.ray_block(at, offset, (1, 1)),
+            (0, 1) => self.ray_block(at, offset, (-1, -1)) | self.ray_block(at, offset, (1, -1)),
+            (0, _) => self.ray_block(at, offset, (-1, 1)) | self.ray_block(at, offset, (1, 1)),
+            (1, _) => self.ray_block(at, offset, (-1, -1)) | self.ray_block(at, offset, (-1, 1)),
+            _ => self.ray_block(at, offset, (1, -1)) | self.ray_block(at, offset, (1, 1)),
+        }
     }
 
     /// [`Position::ray_block`] along each of `steps`, together. The four
