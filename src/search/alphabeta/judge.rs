@@ -1,7 +1,7 @@
 //! The leaf judge: how the tree search values a leaf, by a shallow
 //! alpha-beta search from it, bounded by nodes alone.
 
-use super::search::{draws_that_cannot_be_placed, Budget, Searcher};
+use super::search::{draws_that_cannot_be_placed, Budget, Searcher, INFINITY};
 use super::tt::Table;
 use crate::rules::{Colour, Kind, Move, MoveList, Position};
 use crate::search::eval::{Evaluator, HandMade};
@@ -91,8 +91,35 @@ impl<E: Evaluator> LeafJudge<E> {
     /// anyway, so that one search answers both, where asking
     /// [`Position::has_legal_step`] first would look for a step twice.
     pub fn judge_unless_no_move_here(&mut self) -> Option<i32> {
-        let score = self.judge_here(None);
+        self.judge_unless_no_move_below(INFINITY)
+    }
+
+    /// [`LeafJudge::judge_unless_no_move_here`], or, where the score is
+    /// `beta` or more, a score between `beta` and it.
+    pub fn judge_unless_no_move_below(&mut self, beta: i32) -> Option<i32> {
+        let score = self
+            .searcher
+            .judge_below(None, self.depth, self.nodes_limit, beta);
         (!self.searcher.root_without_moves).then_some(score)
+    }
+
+    /// A floor under [`LeafJudge::judge_unless_no_move_here`] of the
+    /// judge's own position, or `None` when there is none to be had
+    /// cheaply: with the quiescence alone judging and the side to move
+    /// not in check, its static evaluation, on which it may stand rather
+    /// than capture. A side with no tile to draw and no step is
+    /// stalemated, a draw: a floor all the same where the stand is no
+    /// higher, else the judgement itself.
+    pub fn floor_here(&mut self) -> Option<i32> {
+        if self.depth != 0 || self.searcher.position_mut().in_check() {
+            return None;
+        }
+        let stand = self.searcher.static_score();
+        let draw = self.searcher.draw_score();
+        let pos = self.searcher.position_mut();
+        let stalemated =
+            stand > draw && pos.pile(pos.side_to_move()).is_empty() && !pos.has_legal_step();
+        Some(if stalemated { draw } else { stand })
     }
 
     /// The score of drawing in the judge's own position, for its side to
@@ -137,11 +164,16 @@ fn mate_by_placement_chance(pos: &mut Position) -> f64 {
         let Move::Place { piece, .. } = mv else {
             continue;
         };
+        let known = chances.iter().position(|&(k, _)| k == piece.kind);
+        // A kind sure to mate needs no other square tried.
+        if known.is_some_and(|i| chances[i].1 >= 1.0) {
+            continue;
+        }
         let undo = pos.make(mv);
         let chance = unanswered_check_chance(pos);
         pos.unmake(mv, undo);
-        match chances.iter_mut().find(|(k, _)| *k == piece.kind) {
-            Some((_, best)) => *best = best.max(chance),
+        match known {
+            Some(i) => chances[i].1 = chances[i].1.max(chance),
             None => chances.push((piece.kind, chance)),
         }
     }

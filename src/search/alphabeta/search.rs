@@ -187,9 +187,16 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         self.table
     }
 
+    /// The static evaluation of the searcher's own position, through
+    /// the cache its quiescence reads.
+    pub(super) fn static_score(&mut self) -> i32 {
+        let draw = self.draw_score();
+        self.evaluations.evaluate(&self.pos, draw)
+    }
+
     /// The score of a drawn game for the side to move: below zero for
     /// the engine, by its contempt, above for its opponent.
-    fn draw_score(&self) -> i32 {
+    pub(super) fn draw_score(&self) -> i32 {
         if self.pos.side_to_move() == self.engine {
             -self.contempt
         } else {
@@ -225,6 +232,18 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
     /// new root with no history: `depth` plies, then the quiescence, in
     /// at most `nodes` more nodes, past which it is the static score.
     pub(super) fn judge(&mut self, pending: Option<Kind>, depth: i32, nodes: u64) -> i32 {
+        self.judge_below(pending, depth, nodes, INFINITY)
+    }
+
+    /// [`Searcher::judge`], or, where the score is `beta` or more, a
+    /// score between `beta` and it (fail-soft).
+    pub(super) fn judge_below(
+        &mut self,
+        pending: Option<Kind>,
+        depth: i32,
+        nodes: u64,
+        beta: i32,
+    ) -> i32 {
         self.root_without_moves = false;
         self.keys.clear();
         self.keys.push(self.pos.hash());
@@ -232,9 +251,9 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         self.aborted = false;
         self.budget.nodes = self.nodes + nodes;
         let result = match pending {
-            Some(kind) => self.placement(kind, depth.max(1), 0, -INFINITY, INFINITY),
-            None if depth == 0 => self.quiesce(0, -INFINITY, INFINITY),
-            None => self.negamax(depth, 0, -INFINITY, INFINITY),
+            Some(kind) => self.placement(kind, depth.max(1), 0, -INFINITY, beta),
+            None if depth == 0 => self.quiesce(0, -INFINITY, beta),
+            None => self.negamax(depth, 0, -INFINITY, beta),
         };
         result.unwrap_or_else(|Aborted| {
             let draw = self.draw_score();

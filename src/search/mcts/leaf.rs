@@ -13,7 +13,7 @@ use crate::search::alphabeta::LeafJudge;
 use crate::search::eval::playout::win_probability;
 use crate::search::eval::Evaluation;
 use crate::search::playout::{playout, Policy};
-use crate::search::score::expected_result;
+use crate::search::score::{expected_result, WIN};
 use crate::search::{Action, Params};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -85,6 +85,9 @@ pub(super) struct Actions {
     /// then the draw's) and whether the game ends with it.
     pub(super) values: Vec<f32>,
     pub(super) statuses: Vec<Status>,
+    /// The moves whose value the judge bounds from above cheaply, with
+    /// that ceiling: a buffer of [`Actions::judge`].
+    ceilings: Vec<(f32, usize)>,
 }
 
 impl Actions {
@@ -95,6 +98,7 @@ impl Actions {
             draw: false,
             values: Vec::new(),
             statuses: Vec::new(),
+            ceilings: Vec::new(),
         }
     }
 
@@ -103,6 +107,18 @@ impl Actions {
     /// the leaf judge's score of the position after it, or exactly when
     /// the game ends with it; "draw", until its kinds are judged, by the
     /// judge's score of drawing as the position stands.
+    ///
+    /// A move need only be valued exactly where it beats the best value
+    /// judged before it. Where the opponent could stand on its static
+    /// evaluation after a move ([`LeafJudge::floor_here`]), that
+    /// evaluation is a ceiling on the move's value: those moves are
+    /// judged best ceiling first, and once a ceiling is no higher than
+    /// the best value, it is the move's value, as are the ceilings after
+    /// it. A move judged after a better one may get the judge's
+    /// fail-soft bound, again a ceiling no higher than the best. So the
+    /// node's best, its minimax value, is the one every move judged in
+    /// full would give, and a move valued too high is judged in full
+    /// when its node is opened.
     pub(super) fn judge(
         &mut self,
         pos: &Position,
@@ -112,6 +128,7 @@ impl Actions {
     ) {
         self.values.clear();
         self.statuses.clear();
+        self.ceilings.clear();
         let us = self.side;
         judge.set_position(pos);
         let over = |winner| {
@@ -120,7 +137,18 @@ impl Actions {
                 .unwrap_or(0.5);
             (Status::Over(winner), value)
         };
-        for &mv in self.moves.iter() {
+        // The move's value, or a ceiling on it no higher than `best`
+        // where that is all the node needs: the opponent's score at
+        // `beta` or more leaves the move there.
+        let judged = |judge: &mut LeafJudge<Evaluation>, best: f32| {
+            let beta = ((1.0 - 2.0 * f64::from(best)) * f64::from(WIN)).ceil() + 1.0;
+            match judge.judge_unless_no_move_below(beta.min(f64::from(WIN + 1)) as i32) {
+                Some(score) => (Status::Ongoing, 1.0 - expected_result(score) as f32),
+                None => over(judge.position_mut().ending_without_moves().winner),
+            }
+        };
+        let mut best = f32::NEG_INFINITY;
+        for (i, &mv) in self.moves.iter().enumerate() {
             let after = judge.position_mut();
             let undo = after.make(mv);
             let ended = if is_third_occurrence(keys, after.hash()) {
@@ -133,14 +161,35 @@ impl Actions {
             };
             let (status, value) = match ended {
                 Some(winner) => over(winner),
-                None => match judge.judge_unless_no_move_here() {
-                    Some(score) => (Status::Ongoing, 1.0 - expected_result(score) as f32),
-                    None => over(judge.position_mut().ending_without_moves().winner),
+                None => match judge.floor_here() {
+                    Some(floor) => {
+                        let ceiling = 1.0 - expected_result(floor) as f32;
+                        self.ceilings.push((ceiling, i));
+                        (Status::Ongoing, ceiling)
+                    }
+                    None => judged(judge, best),
                 },
             };
             judge.position_mut().unmake(mv, undo);
             self.values.push(value);
             self.statuses.push(status);
+            if self.ceilings.last().is_none_or(|&(_, c)| c != i) {
+                best = best.max(value);
+            }
+        }
+        self.ceilings
+            .sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        for &(ceiling, i) in &self.ceilings {
+            if ceiling <= best {
+                break;
+            }
+            let mv = self.moves[i];
+            let undo = judge.position_mut().make(mv);
+            let (status, value) = judged(judge, best);
+            judge.position_mut().unmake(mv, undo);
+            self.values[i] = value;
+            self.statuses[i] = status;
+            best = best.max(value);
         }
         if self.draw {
             self.values

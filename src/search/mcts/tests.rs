@@ -396,7 +396,9 @@ fn a_seeded_hybrid_search_is_reproducible() {
 fn judging_in_place_gives_each_action_its_own_value() {
     // A node's actions, and a draw's kinds, are judged in the judge's
     // own position, stepped through by make and unmake: each must get
-    // the value a judge given a copy of the position after it finds.
+    // the value a judge given a copy of the position after it finds, or
+    // a ceiling over it no higher than the best move's value, which must
+    // be exact.
     use crate::search::playout::{random_turn, Turn};
     let draw = DrawValue::new(Colour::White, 0);
     let mut judge = LeafJudge::with_evaluator(Evaluation::HandMade, 0, Colour::White, 0);
@@ -404,7 +406,7 @@ fn judging_in_place_gives_each_action_its_own_value() {
     let mut actions = Actions::new();
     let mut outcomes = Vec::new();
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let (mut moves, mut kinds) = (0, 0);
+    let (mut moves, mut ceilings, mut kinds) = (0, 0, 0);
     for _game in 0..6 {
         let mut pos = Position::startpos();
         while let Turn::Play(mv) = random_turn(&mut pos, &mut rng) {
@@ -415,15 +417,20 @@ fn judging_in_place_gives_each_action_its_own_value() {
             actions.find(&mut pos, None);
             judge.judge(&Position::startpos(), None);
             actions.judge(&pos, &[], &mut judge, draw);
+            let mut best = (f32::NEG_INFINITY, f32::NEG_INFINITY);
             for (i, &mv) in actions.moves.iter().enumerate() {
                 let mut after = pos.clone();
                 after.make(mv);
+                let mut exact = actions.values[i];
                 if actions.statuses[i] == Status::Ongoing {
-                    let value = 1.0 - expected_result(fresh.judge(&after, None)) as f32;
-                    assert_eq!(actions.values[i], value, "{pos} {mv}");
+                    exact = 1.0 - expected_result(fresh.judge(&after, None)) as f32;
+                    assert!(actions.values[i] >= exact, "{pos} {mv}");
                     moves += 1;
+                    ceilings += usize::from(actions.values[i] > exact);
                 }
+                best = (best.0.max(actions.values[i]), best.1.max(exact));
             }
+            assert_eq!(best.0, best.1, "{pos}");
             if actions.draw {
                 let value = expected_result(fresh.judge_draw(&pos)) as f32;
                 assert_eq!(actions.values.last(), Some(&value), "{pos}");
@@ -440,7 +447,10 @@ fn judging_in_place_gives_each_action_its_own_value() {
             }
         }
     }
-    assert!(moves > 1000 && kinds > 100, "{moves} moves, {kinds} kinds");
+    assert!(
+        moves > 1000 && ceilings > 100 && kinds > 100,
+        "{moves} moves, {ceilings} ceilings, {kinds} kinds"
+    );
 }
 
 /// After a ponder of a position the search of that position goes on
