@@ -195,3 +195,33 @@ fn unanswered_check_chance(pos: &mut Position) -> f64 {
         total => f64::from(draws_that_cannot_be_placed(pos)) / total as f64,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::WIN;
+
+    /// Stalemates that ended games of a match (a side to move out of
+    /// check, its pile empty, with no step) are judged as having no move
+    /// within any window, though the quiescence's root could stand on its
+    /// static score above the window.
+    #[test]
+    fn a_stalemate_has_no_move_within_any_window() {
+        for text in [
+            "P-6,6*/P-5,5*/P3,5*/K-4,4/R2,4/P3,4*/r-3,3/P-1,3*/k1,3/p-2,2*/p0,2/N0,1/P0,0 b -/- 2 476",
+            "P-3,-1/P-4,-2/P-3,-3/N-4,-4/K-3,-4/p-5,-5*/n-2,-5/p-6,-6*/p-1,-6*/k0,-7/p1,-8*/p2,-9*/p3,-9*/p3,-10* b -/- 1 274",
+            "P-4,4*/P0,4*/K-3,3/N-1,3/B-2,2/B-3,1/P-4,0/n-2,0/k-5,-1/b-1,-1/r-4,-2/P0,-2/P2,-2*/r-5,-3/p1,-3*/p-6,-4*/p-4,-4* w -/- 1 302",
+        ] {
+            let mut pos: Position = text.parse().unwrap();
+            assert!(!pos.in_check() && pos.ending_in_place().is_some(), "{text}");
+            let mut judge = LeafJudge::new(0);
+            for beta in [-WIN + 1, 0, WIN, INFINITY] {
+                judge.set_position(&pos);
+                assert_eq!(judge.judge_unless_no_move_below(beta), None, "{text} below {beta}");
+            }
+            judge.set_position(&pos);
+            let draw = judge.searcher.draw_score();
+            assert_eq!(judge.floor_here(), Some(draw.min(judge.searcher.static_score())), "{text}");
+        }
+    }
+}

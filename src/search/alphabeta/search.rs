@@ -578,12 +578,15 @@ impl<'a, E: Evaluator> Searcher<'a, E> {
         } else {
             self.evaluations.evaluate(&self.pos, self.draw_score())
         };
-        if stand >= beta {
+        let pile = self.pos.pile(us);
+        // A root asked within a window still says whether it has no move
+        // (`root_without_moves`): with the pile empty, standing is a move
+        // only where a step is.
+        if stand >= beta && (ply > 0 || !pile.is_empty() || self.pos.has_legal_step()) {
             self.quiescence.store(key, stand, alpha, beta);
             return Ok(stand);
         }
         let mut list = self.take_list();
-        let pile = self.pos.pile(us);
         if in_check {
             self.pos.generate_steps(&mut list);
         } else {
