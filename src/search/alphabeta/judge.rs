@@ -201,10 +201,9 @@ mod tests {
     use super::*;
     use crate::search::score::WIN;
 
-    /// Stalemates that ended games of a match (a side to move out of
-    /// check, its pile empty, with no step) are judged as having no move
-    /// within any window, though the quiescence's root could stand on its
-    /// static score above the window.
+    /// Stalemates (a side to move out of check, its pile empty, with no
+    /// step) are judged as having no move within any window, though the
+    /// quiescence's root could stand on its static score above it.
     #[test]
     fn a_stalemate_has_no_move_within_any_window() {
         for text in [
