@@ -86,8 +86,10 @@ pub(super) struct Actions {
     pub(super) values: Vec<f32>,
     pub(super) statuses: Vec<Status>,
     /// The moves whose value the judge bounds from above cheaply, with
-    /// that ceiling: a buffer of [`Actions::judge`].
+    /// that ceiling, and those it cannot bound (they give check): buffers
+    /// of [`Actions::judge`].
     ceilings: Vec<(f32, usize)>,
+    unbounded: Vec<usize>,
 }
 
 impl Actions {
@@ -99,6 +101,7 @@ impl Actions {
             values: Vec::new(),
             statuses: Vec::new(),
             ceilings: Vec::new(),
+            unbounded: Vec::new(),
         }
     }
 
@@ -111,14 +114,15 @@ impl Actions {
     /// A move need only be valued exactly where it beats the best value
     /// judged before it. Where the opponent could stand on its static
     /// evaluation after a move ([`LeafJudge::floor_here`]), that
-    /// evaluation is a ceiling on the move's value: those moves are
-    /// judged best ceiling first, and once a ceiling is no higher than
-    /// the best value, it is the move's value, as are the ceilings after
-    /// it. A move judged after a better one may get the judge's
-    /// fail-soft bound, again a ceiling no higher than the best. So the
-    /// node's best, its minimax value, is the one every move judged in
-    /// full would give, and a move valued too high is judged in full
-    /// when its node is opened.
+    /// evaluation is a ceiling on the move's value. The move with the
+    /// best ceiling is judged first, then the moves without one (they
+    /// give check), then the other ceilings' best first; once a ceiling
+    /// is no higher than the best value, it is the move's value. A move
+    /// judged after a better one may get the judge's fail-soft bound,
+    /// again a ceiling no higher than the best. So the node's best, its
+    /// minimax value, is the one every move judged in full would give,
+    /// and a move valued too high is judged in full when its node is
+    /// opened.
     pub(super) fn judge(
         &mut self,
         pos: &Position,
@@ -129,6 +133,7 @@ impl Actions {
         self.values.clear();
         self.statuses.clear();
         self.ceilings.clear();
+        self.unbounded.clear();
         let us = self.side;
         judge.set_position(pos);
         let over = |winner| {
@@ -167,21 +172,34 @@ impl Actions {
                         self.ceilings.push((ceiling, i));
                         (Status::Ongoing, ceiling)
                     }
-                    None => judged(judge, best),
+                    None => {
+                        self.unbounded.push(i);
+                        (Status::Ongoing, f32::NEG_INFINITY)
+                    }
                 },
             };
             judge.position_mut().unmake(mv, undo);
             self.values.push(value);
             self.statuses.push(status);
-            if self.ceilings.last().is_none_or(|&(_, c)| c != i) {
+            if matches!(status, Status::Over(_)) {
                 best = best.max(value);
             }
         }
         self.ceilings
             .sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        for &(ceiling, i) in &self.ceilings {
+        // A check judged after the best ceiling's move is judged within
+        // a window closed at that move's value, most often the best.
+        let first = self.ceilings.len().min(1);
+        let (top, rest) = self.ceilings.split_at(first);
+        let unbounded = self.unbounded.iter().map(|&i| (f32::INFINITY, i));
+        for (ceiling, i) in top
+            .iter()
+            .copied()
+            .chain(unbounded)
+            .chain(rest.iter().copied())
+        {
             if ceiling <= best {
-                break;
+                continue;
             }
             let mv = self.moves[i];
             let undo = judge.position_mut().make(mv);
