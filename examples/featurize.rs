@@ -5,11 +5,12 @@
 //! `cargo run --release --example featurize -- IN.jsonl OUT.jsonl` reads
 //! the samples `chex match --positions` (or the `dataset` example) wrote
 //! and writes one line each:
-//! `{"stm":[...],"nstm":[...],"result":R,"value":V,"hand":C}`, the
-//! active inputs of the side to move's perspective and of the other's,
-//! the game's result for the side to move (1, 0.5 or 0), the search's
-//! value for it (null where the sample has none), and the hand-made
-//! evaluation's centipawns for it.
+//! `{"stm":[...],"nstm":[...],"result":R,"value":V,"hand":C,"rich":D}`,
+//! the active inputs of the side to move's perspective and of the
+//! other's, the game's result for the side to move (1, 0.5 or 0), the
+//! search's value for it (null where the sample has none), and the
+//! hand-made and rich evaluations' centipawns for it: what a correcting
+//! net adds to.
 //!
 //! `featurize --spec [OUT.json]` prints (or writes) instead the net's
 //! contract with the trainer as one JSON object ([`Spec`]): the input
@@ -20,6 +21,7 @@ use chex::referee::PositionSample;
 use chex::rules::{Colour, Position};
 use chex::search::alphabeta::LeafJudge;
 use chex::search::eval::net::{inputs, Spec};
+use chex::search::eval::rich::Rich;
 use chex::search::eval::{Evaluator, HandMade};
 use serde::Serialize;
 use std::io::{BufRead, Write};
@@ -33,6 +35,7 @@ struct Features {
     result: f64,
     value: Option<f64>,
     hand: i32,
+    rich: i32,
 }
 
 fn main() -> ExitCode {
@@ -130,6 +133,7 @@ fn featurize(line: &str, quiet_only: bool) -> Result<Option<Features>, String> {
         result,
         value: sample.value,
         hand: HandMade.centipawns(&pos),
+        rich: Rich.centipawns(&pos),
     }))
 }
 

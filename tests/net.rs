@@ -6,7 +6,8 @@
 //! is missing.
 
 use chex::rules::{Colour, Position};
-use chex::search::eval::net::{inputs, Net, Spec};
+use chex::search::eval::net::{inputs, Base, Net, Spec};
+use chex::search::eval::rich::Rich;
 use chex::search::eval::{Evaluator, HandMade};
 use chex::search::playout::{random_turn, Turn};
 use rand::SeedableRng;
@@ -89,10 +90,11 @@ fn featurized(seed: u64, games: usize) -> (Vec<Position>, String) {
             let list = |c: Colour| -> Vec<u16> { inputs::active(&pos, c).to_vec() };
             let _ = writeln!(
                 lines,
-                r#"{{"stm":{:?},"nstm":{:?},"result":{result},"value":null,"hand":{}}}"#,
+                r#"{{"stm":{:?},"nstm":{:?},"result":{result},"value":null,"hand":{},"rich":{}}}"#,
                 list(us),
                 list(us.opposite()),
-                HandMade.centipawns(&pos)
+                HandMade.centipawns(&pos),
+                Rich.centipawns(&pos)
             );
             positions.push(pos);
         }
@@ -126,9 +128,13 @@ fn the_trainer_learns_and_the_engine_reads_its_net_as_it_does() {
     );
     std::fs::write(&train_path, train).unwrap();
     std::fs::write(&valid_path, &valid).unwrap();
-    // A whole net, and a correction to the hand-made evaluation.
-    for correct in [false, true] {
-        let net_path = net_path.with_extension(if correct { "net2" } else { "net" });
+    // A whole net, and corrections to the hand-made and rich evaluations.
+    for (base, correct) in [
+        (Base::Nothing, None),
+        (Base::HandMade, Some("hand")),
+        (Base::Rich, Some("rich")),
+    ] {
+        let net_path = net_path.with_extension(format!("{base:?}"));
         let mut args = vec![
             "tools/net/train.py".to_string(),
             "--spec".into(),
@@ -146,15 +152,15 @@ fn the_trainer_learns_and_the_engine_reads_its_net_as_it_does() {
             "--seed".into(),
             "1".into(),
         ];
-        if correct {
-            args.push("--correct".into());
+        if let Some(correct) = correct {
+            args.extend(["--correct".into(), correct.into()]);
         }
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         python(&venv, &args);
         let net =
             Net::from_bytes(&std::fs::read(&net_path).unwrap()).expect("the engine reads the net");
         assert_eq!(net.hidden(), 16);
-        assert_eq!(net.corrects_hand_made(), correct);
+        assert_eq!(net.base(), base);
         let predicted = python(
             &venv,
             &[
@@ -180,7 +186,7 @@ fn the_trainer_learns_and_the_engine_reads_its_net_as_it_does() {
         for (pos, (integer, float)) in valid_positions.iter().zip(&predicted) {
             let logit = net.logit(pos);
             // The same integer arithmetic, exactly (up to the float sum
-            // of the hand-made part); and the float model's value within
+            // of the corrected evaluation); and the float model's value within
             // what the quantisation can move it.
             assert!(
                 (logit - integer).abs() < 1e-6,

@@ -305,7 +305,7 @@ pub fn specs() -> Vec<OptionSpec> {
         OptionSpec {
             name: "Evaluation",
             kind: OptionKind::Combo {
-                default: EVALUATIONS[2],
+                default: EVALUATIONS[1],
                 values: EVALUATIONS.to_vec(),
                 set: choose_evaluation,
             },
@@ -500,9 +500,13 @@ mod tests {
     }
 
     #[test]
-    fn evaluation_rich_is_chosen_and_kept_when_a_net_loads() {
+    fn evaluation_is_chosen_and_kept_when_a_net_loads() {
         let mut o = Options::default();
-        assert_eq!(o.params.evaluation, Evaluation::Rich, "the default");
+        assert_eq!(
+            o.params.evaluation,
+            Evaluation::Net(Net::shipped()),
+            "the default"
+        );
         o.set("Evaluation", Some("hand")).unwrap();
         assert_eq!(o.params.evaluation, Evaluation::HandMade);
         o.set("Evaluation", Some("rich")).unwrap();

@@ -2,6 +2,7 @@
 //! with. The protocol's options (`protocol/options.rs`) name them and
 //! bound them; their defaults are these.
 
+use super::eval::net::Net;
 use super::eval::Evaluation;
 use super::playout::Policy;
 use super::{skill, Player};
@@ -121,7 +122,7 @@ impl Default for Params {
             skill: skill::FULL_STRENGTH,
             limit_strength: false,
             elo: skill::LADDER_ELO[0],
-            evaluation: Evaluation::Rich,
+            evaluation: Evaluation::Net(Net::shipped()),
             engine_side: None,
         }
     }

@@ -5,6 +5,7 @@
 
 use crate::rules::{Colour, Position};
 use crate::search::alphabeta::LeafJudge;
+use crate::search::eval::net::Base;
 use crate::search::eval::rich::{self, RichTerms, RICH_FITTED};
 use crate::search::eval::terms::{stranded_kings, Term, Terms};
 use crate::search::eval::weights::FITTED;
@@ -27,8 +28,9 @@ pub struct TermLine {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvaluationTrace {
     /// The terms of the evaluation in use, in its own order: the rich
-    /// ones for [`Evaluation::Rich`], else the hand-made ones (a net has
-    /// no terms to show; its verdict is its own line of `eval`).
+    /// ones for [`Evaluation::Rich`] and a net correcting it, else the
+    /// hand-made ones (a net's own part has no terms to show; its
+    /// verdict is its own line of `eval`).
     pub terms: Vec<TermLine>,
     /// Their weighted sum.
     pub centipawns: i32,
@@ -46,28 +48,30 @@ pub struct EvaluationTrace {
 impl EvaluationTrace {
     /// The trace of `pos` by `evaluation`, for its side to move.
     pub fn of(pos: &Position, evaluation: &Evaluation) -> EvaluationTrace {
-        let terms: Vec<TermLine> = match evaluation {
-            Evaluation::Rich => {
-                let counts = RichTerms::of(pos).counts();
-                (0..rich::COUNT)
-                    .map(|i| TermLine {
-                        name: rich::name(i),
-                        count: counts[i],
-                        weight: RICH_FITTED[i],
-                    })
-                    .collect()
-            }
-            Evaluation::HandMade | Evaluation::Net(_) => {
-                let counts = Terms::of(pos);
-                Term::ALL
-                    .into_iter()
-                    .map(|term| TermLine {
-                        name: term.name().to_string(),
-                        count: counts[term],
-                        weight: FITTED[term],
-                    })
-                    .collect()
-            }
+        let rich_terms = match evaluation {
+            Evaluation::Rich => true,
+            Evaluation::Net(net) => net.base() == Base::Rich,
+            Evaluation::HandMade => false,
+        };
+        let terms: Vec<TermLine> = if rich_terms {
+            let counts = RichTerms::of(pos).counts();
+            (0..rich::COUNT)
+                .map(|i| TermLine {
+                    name: rich::name(i),
+                    count: counts[i],
+                    weight: RICH_FITTED[i],
+                })
+                .collect()
+        } else {
+            let counts = Terms::of(pos);
+            Term::ALL
+                .into_iter()
+                .map(|term| TermLine {
+                    name: term.name().to_string(),
+                    count: counts[term],
+                    weight: FITTED[term],
+                })
+                .collect()
         };
         let centipawns = terms.iter().map(|t| t.count * t.weight).sum();
         let mut judge = LeafJudge::with_evaluator(evaluation.clone(), 0, Colour::White, 0);

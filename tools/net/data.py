@@ -13,7 +13,8 @@ class Positions:
 
     def __init__(self, path, spec):
         inputs = spec.inputs
-        stm, nstm, result, value, hand = [], [], [], [], []
+        stm, nstm, result, value = [], [], [], []
+        bases = {"hand": [], "rich": []}
         with open(path) as f:
             for number, line in enumerate(f, 1):
                 if not line.strip():
@@ -30,7 +31,8 @@ class Positions:
                 nstm.append(n)
                 result.append(float(r))
                 value.append(np.nan if v is None else float(v))
-                hand.append(np.nan if rec.get("hand") is None else float(rec["hand"]))
+                for name, column in bases.items():
+                    column.append(np.nan if rec.get(name) is None else float(rec[name]))
         if not stm:
             sys.exit(f"{path}: no positions")
         self.path = path
@@ -40,17 +42,20 @@ class Positions:
         self.nstm, self.nstm_mask = pad(nstm, self.width)
         self.result = np.array(result, np.float32)
         self.value = np.array(value, np.float32)
-        # The hand-made evaluation's logit: what a correcting net adds to.
-        self.hand = np.array(hand, np.float32) / spec.logistic_scale
+        # The hand-made and rich evaluations' logits: what a correcting
+        # net adds to.
+        self.logits = {name: np.array(column, np.float32) / spec.logistic_scale
+                       for name, column in bases.items()}
 
     def base(self, correcting):
-        """The logit a net's output is added to: the hand-made one, or 0."""
-        if not correcting:
+        """The logit a net's output is added to: that of the evaluation
+        `correcting` names ("hand" or "rich"), or 0 for None."""
+        if correcting is None:
             return np.zeros(self.n, np.float32)
-        if np.isnan(self.hand).any():
-            sys.exit(f"{self.path}: a correcting net needs every position's \"hand\" "
+        if np.isnan(self.logits[correcting]).any():
+            sys.exit(f"{self.path}: a net correcting \"{correcting}\" needs it for every position "
                      "(examples/featurize writes it)")
-        return self.hand
+        return self.logits[correcting]
 
     def targets(self, lam):
         """lambda * value + (1 - lambda) * result; the result alone where no value."""

@@ -45,7 +45,7 @@ def train(args, tr, va, spec):
     params = {
         "W1": 0.1 * jax.random.normal(k1, (spec.inputs, H), jnp.float32),
         "b1": jnp.zeros(H, jnp.float32),
-        # A correcting net starts close to the hand-made evaluation.
+        # A correcting net starts close to the evaluation it corrects.
         "w2": (0.1 if args.correct else 1.0)
         * jax.random.normal(k2, (2 * H,), jnp.float32) / np.sqrt(2 * H),
         "b2": jnp.zeros((), jnp.float32),
@@ -106,11 +106,12 @@ def train(args, tr, va, spec):
     print(f"{tr.n} training and {va.n} validation positions, hidden {H}, "
           f"mean training target {mean_target:.4f}, "
           f"constant predictor's validation loss {constant:.4f}", flush=True)
-    # The bar a net must clear: the hand-made evaluation's own loss.
-    hand_made = None
-    if not np.isnan(va.hand).any():
-        hand_made = bce(1 / (1 + np.exp(-va.hand.astype(np.float64))), t_va)
-        print(f"the hand-made evaluation's validation loss {hand_made:.4f}", flush=True)
+    # The bars a net must clear: the evaluations' own losses.
+    evaluations = {}
+    for name, logit in va.logits.items():
+        if not np.isnan(logit).any():
+            evaluations[name] = bce(1 / (1 + np.exp(-logit.astype(np.float64))), t_va)
+            print(f"the {name} evaluation's validation loss {evaluations[name]:.4f}", flush=True)
 
     rng = np.random.default_rng(args.seed)
     loss_tr = loss_va = float("nan")
@@ -133,6 +134,6 @@ def train(args, tr, va, spec):
     return Trained(
         params={k: np.asarray(v, np.float32) for k, v in params.items()},
         epochs_kept=epochs_kept, loss_tr=loss_tr, loss_va=loss_va, constant=constant,
-        hand_made=hand_made, mean_target=mean_target,
+        evaluations=evaluations, mean_target=mean_target,
         versions={"jax": jax.__version__, "optax": optax.__version__},
     )

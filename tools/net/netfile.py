@@ -32,9 +32,11 @@ def quantise(p, spec):
 
 
 def write_net(path, q, correcting, spec):
+    """Writes the quantised net `q`; `correcting` names the evaluation
+    its output corrects ("hand" or "rich"), None for a whole net."""
     hidden = q["b1"].shape[0]
     with open(path, "wb") as f:
-        f.write(spec.magic_correction if correcting else spec.magic)
+        f.write(spec.magics[correcting])
         f.write(np.array([spec.inputs, hidden], "<u4").tobytes())
         f.write(q["W1"].astype("<i2").tobytes())  # input-major: W1[i * H + j]
         f.write(q["b1"].astype("<i2").tobytes())
@@ -48,8 +50,9 @@ def read_net(path, spec):
         raw = f.read()
     if len(raw) < header:
         sys.exit(f"{path}: {len(raw)} bytes, too short for a net file's header")
-    if raw[:8] not in (spec.magic, spec.magic_correction):
-        sys.exit(f"{path}: magic {raw[:8]!r}, expected {spec.magic!r} or {spec.magic_correction!r}")
+    bases = {magic: base for base, magic in spec.magics.items()}
+    if raw[:8] not in bases:
+        sys.exit(f"{path}: magic {raw[:8]!r}, expected one of {sorted(bases)!r}")
     inputs, hidden = np.frombuffer(raw, "<u4", 2, 8)
     if inputs != INPUTS:
         sys.exit(f"{path}: {inputs} inputs, expected {INPUTS}")
@@ -65,7 +68,7 @@ def read_net(path, spec):
     at += 4 * hidden
     b2 = np.frombuffer(raw, "<i4", 1, at)[0]
     return {"W1": W1, "b1": b1, "w2": w2, "b2": b2,
-            "correcting": raw[:8] == spec.magic_correction}
+            "correcting": bases[raw[:8]]}
 
 
 def quantised_logits(q, data, spec, chunk=4096):

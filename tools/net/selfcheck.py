@@ -114,7 +114,7 @@ def main():
         q = netfile.read_net(net, spec)
         deq = {"W1": q["W1"] / QA, "b1": q["b1"] / QA, "w2": q["w2"] / QB,
                "b2": q["b2"] / (QA * QB)}
-        exact = np.abs(pairs[:, 0] - model.float_logits(deq, data.Positions(va, spec), False)).max()
+        exact = np.abs(pairs[:, 0] - model.float_logits(deq, data.Positions(va, spec), None)).max()
         if not exact < 1e-6:
             fail(f"integer logits differ from the dequantised model's by {exact:.2e}")
 

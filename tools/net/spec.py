@@ -26,7 +26,7 @@ class Spec:
         ints = ("inputs", "max_active", "reach", "span", "pile_cap", "tile_base",
                 "anchor_base", "pile_base", "qa", "qb", "header_bytes")
         for key in ints + ("kinds", "relations", "anchor_kinds", "logistic_scale",
-                           "magic", "magic_correction"):
+                           "magic", "magic_correction", "magic_rich_correction"):
             if key not in raw:
                 bad(f"no \"{key}\"")
         for key in ints:
@@ -35,7 +35,7 @@ class Spec:
         for key in ("kinds", "relations", "anchor_kinds"):
             if not isinstance(raw[key], list) or not raw[key]:
                 bad(f"\"{key}\" is not a list")
-        for key in ("magic", "magic_correction"):
+        for key in ("magic", "magic_correction", "magic_rich_correction"):
             if not (isinstance(raw[key], str) and raw[key].isascii() and len(raw[key]) == 8):
                 bad(f"\"{key}\" is {raw[key]!r}, not 8 ASCII characters")
         if not isinstance(raw["logistic_scale"], (int, float)) or raw["logistic_scale"] <= 0:
@@ -58,5 +58,8 @@ class Spec:
         self.logistic_scale = float(raw["logistic_scale"])
         self.magic = raw["magic"].encode("ascii")
         self.magic_correction = raw["magic_correction"].encode("ascii")
+        # Each net file's magic by the evaluation its output corrects.
+        self.magics = {None: self.magic, "hand": self.magic_correction,
+                       "rich": raw["magic_rich_correction"].encode("ascii")}
         self.header = raw["header_bytes"]
         self.raw = raw

@@ -9,10 +9,11 @@ Training:
     train.py --spec SPEC --train T.jsonl --valid V.jsonl --out chex.net [--hidden 64]
              [--epochs 10] [--batch 256] [--lr 1e-3] [--lambda 0.5] [--seed 1]
              [--provenance chex.net.json] [--generation N] [--games N]
-             [--selfplay COMMAND] [--correct] [--best]
+             [--selfplay COMMAND] [--correct [hand|rich]] [--best]
 writes the quantised CHEXNET1 file (CHEXNET2 with --correct: the net's
-output then corrects the hand-made evaluation's logit), the float weights
-beside it (chex.net.npz) and a provenance JSON (default: chex.net.json).
+output then corrects the hand-made evaluation's logit; CHEXNET3 with
+--correct rich, the rich evaluation's), the float weights beside it
+(chex.net.npz) and a provenance JSON (default: chex.net.json).
 
 Prediction (numpy only, no JAX needed):
     train.py --spec SPEC --predict chex.net --data F.jsonl [--float]
@@ -21,10 +22,11 @@ computed with docs/net.md's integer arithmetic; with --float, a second
 column: the float model's logit (from chex.net.npz) before quantisation.
 
 A featurized file has one JSON object a line:
-    {"stm": [indices], "nstm": [indices], "result": R, "value": V or null, "hand": C}
+    {"stm": [indices], "nstm": [indices], "result": R, "value": V or null,
+     "hand": C, "rich": D}
 the active inputs of the side to move's and the other side's perspective,
 the side to move's game result (1, 0.5, 0) and search value, and the
-hand-made evaluation's centipawns (needed by --correct only).
+hand-made and rich evaluations' centipawns (needed by --correct only).
 
 The work is done by the modules beside it: data (featurized lines), model
 (the JAX model, loss and training loop), netfile (quantisation and the
@@ -84,7 +86,7 @@ def train(args, spec):
     commit = git("rev-parse", "HEAD")
     if commit and git("status", "--porcelain", "--", "."):
         commit += "-dirty"  # tools/net/ differs from the commit
-    magic = spec.magic_correction if args.correct else spec.magic
+    magic = spec.magics[args.correct]
     provenance = {
         "generation": args.generation,
         "games": args.games,
@@ -96,12 +98,14 @@ def train(args, spec):
         },
         "seed": args.seed,
         "hyperparameters": {"inputs": spec.inputs, "hidden": args.hidden, "epochs": args.epochs,
-                            "epochs_kept": t.epochs_kept, "correct": args.correct,
+                            "epochs_kept": t.epochs_kept,
+                            "correct": args.correct is not None, "base": args.correct,
                             "batch": args.batch, "lr": args.lr, "lambda": args.lam,
                             "optimizer": "adam", "w1_limit": W1_LIMIT, "qa": spec.qa,
                             "qb": spec.qb},
         "losses": {"train": t.loss_tr, "valid": t.loss_va, "valid_constant": t.constant,
-                   "valid_hand_made": t.hand_made,
+                   "valid_hand_made": t.evaluations.get("hand"),
+                   "valid_rich": t.evaluations.get("rich"),
                    "mean_training_target": t.mean_target},
         "versions": {"python": sys.version.split()[0], "jax": t.versions["jax"],
                      "optax": t.versions["optax"], "numpy": np.__version__},
@@ -123,8 +127,8 @@ def main():
                          "-- --spec FILE (required)")
     ap.add_argument("--train", help="featurized training positions (JSONL)")
     ap.add_argument("--valid", help="featurized validation positions (JSONL)")
-    ap.add_argument("--out", help="the net file to write: CHEXNET1, CHEXNET2 with --correct "
-                    "(float weights go to OUT.npz)")
+    ap.add_argument("--out", help="the net file to write: CHEXNET1, CHEXNET2 with --correct, "
+                    "CHEXNET3 with --correct rich (float weights go to OUT.npz)")
     ap.add_argument("--hidden", type=int, default=64, help="H, the accumulator's width (default 64)")
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--batch", type=int, default=256)
@@ -134,9 +138,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--best", action="store_true",
                     help="write the epoch with the lowest validation loss, not the last")
-    ap.add_argument("--correct", action="store_true",
-                    help="train a correction to the hand-made evaluation (a CHEXNET2 file; "
-                         "the data must carry each position's \"hand\")")
+    ap.add_argument("--correct", nargs="?", const="hand", choices=["hand", "rich"],
+                    help="train a correction to the hand-made evaluation (a CHEXNET2 file), "
+                         "or with --correct rich to the rich one (CHEXNET3); the data must "
+                         "carry each position's \"hand\" or \"rich\"")
     ap.add_argument("--provenance", help="provenance JSON to write (default OUT.json)")
     ap.add_argument("--generation", type=int, default=1,
                     help="for the provenance: 1 for data played with the hand-made evaluation, "

@@ -10,7 +10,8 @@
 //!   kind stands from the kings and which tiles hold the table together;
 //! - [`net`]: a learned evaluation (docs/net.md);
 //! - [`Evaluation`]: which of them a search uses (the `Evaluation`
-//!   and `EvalFile` options); the rich one by default;
+//!   and `EvalFile` options); the shipped net, a correction to the
+//!   rich one, by default;
 //! - [`playout`]: the cruder material-and-pressure judgement of playouts
 //!   cut short by their cap.
 

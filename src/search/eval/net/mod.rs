@@ -18,6 +18,7 @@ mod spec;
 #[cfg(test)]
 mod tests;
 
+use super::rich::Rich;
 use super::{Evaluator, HandMade};
 use crate::rules::Position;
 use crate::search::score::LOGISTIC_SCALE;
@@ -42,6 +43,9 @@ pub const MAGIC: [u8; 8] = *b"CHEXNET1";
 /// hand-made evaluation's logit (docs/net.md, "Version 2"); the layout
 /// is the same.
 pub const MAGIC_CORRECTION: [u8; 8] = *b"CHEXNET2";
+/// The first eight bytes of a net file whose output corrects the rich
+/// evaluation's logit (docs/net.md, "Version 3"); the layout is the same.
+pub const MAGIC_RICH_CORRECTION: [u8; 8] = *b"CHEXNET3";
 /// The bytes before the weights: magic, input count and hidden size.
 /// Public so that the trainer's [`Spec`] states it.
 pub const HEADER: usize = 16;
@@ -54,8 +58,8 @@ pub enum NetError {
         /// The file's length.
         got: usize,
     },
-    /// The first eight bytes are neither [`MAGIC`] nor
-    /// [`MAGIC_CORRECTION`].
+    /// The first eight bytes are none of [`MAGIC`], [`MAGIC_CORRECTION`]
+    /// and [`MAGIC_RICH_CORRECTION`].
     BadMagic,
     /// The file's networks see another number of inputs than [`INPUTS`].
     WrongInputs {
@@ -88,7 +92,7 @@ impl fmt::Display for NetError {
             }
             NetError::BadMagic => write!(
                 f,
-                "not a CHEX net file: bad magic (expected CHEXNET1 or CHEXNET2)"
+                "not a CHEX net file: bad magic (expected CHEXNET1, CHEXNET2 or CHEXNET3)"
             ),
             NetError::WrongInputs { got } => {
                 write!(
@@ -111,6 +115,33 @@ impl fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
+/// What a net's output is added to, as its file's magic says: a net
+/// trained on little data then starts from that evaluation's knowledge
+/// rather than from nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Base {
+    /// The output is the whole logit ([`MAGIC`]).
+    Nothing,
+    /// The hand-made evaluation's logit ([`MAGIC_CORRECTION`]).
+    HandMade,
+    /// The rich evaluation's logit ([`MAGIC_RICH_CORRECTION`]).
+    Rich,
+}
+
+impl Base {
+    /// Every base, in the order of their versions.
+    pub const ALL: [Base; 3] = [Base::Nothing, Base::HandMade, Base::Rich];
+
+    /// The magic of a net file with this base.
+    pub fn magic(self) -> [u8; 8] {
+        match self {
+            Base::Nothing => MAGIC,
+            Base::HandMade => MAGIC_CORRECTION,
+            Base::Rich => MAGIC_RICH_CORRECTION,
+        }
+    }
+}
+
 /// A learned evaluation: one hidden layer of `H` clipped-ReLU units fed by
 /// each side's inputs ([`inputs::active`]), the side to move's half of
 /// the output layer first, all in the file's integers.
@@ -119,10 +150,7 @@ impl std::error::Error for NetError {}
 /// `H`; `w2` holds `2H`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Net {
-    /// The output is added to the hand-made evaluation's logit: a net
-    /// trained on little data then starts from that evaluation's
-    /// knowledge rather than from nothing.
-    corrects_hand_made: bool,
+    base: Base,
     hidden: usize,
     w1: Vec<i16>,
     b1: Vec<i16>,
@@ -147,7 +175,7 @@ impl Net {
             return Err(NetError::WrongShape { hidden });
         }
         Ok(Net {
-            corrects_hand_made: false,
+            base: Base::Nothing,
             hidden,
             w1,
             b1,
@@ -164,10 +192,8 @@ impl Net {
         else {
             return Err(NetError::Truncated { got });
         };
-        let corrects_hand_made = match magic {
-            m if m == MAGIC => false,
-            m if m == MAGIC_CORRECTION => true,
-            _ => return Err(NetError::BadMagic),
+        let Some(base) = Base::ALL.into_iter().find(|b| b.magic() == magic) else {
+            return Err(NetError::BadMagic);
         };
         if inputs as usize != INPUTS {
             return Err(NetError::WrongInputs { got: inputs });
@@ -192,35 +218,23 @@ impl Net {
         let b1 = take(hidden);
         let w2 = take(2 * hidden);
         let b2 = i32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
-        let net = Net::from_weights(hidden, w1, b1, w2, b2)?;
-        Ok(if corrects_hand_made {
-            net.correcting_hand_made()
-        } else {
-            net
-        })
+        Ok(Net::from_weights(hidden, w1, b1, w2, b2)?.correcting(base))
     }
 
-    /// The same weights as a correction to the hand-made evaluation.
-    pub fn correcting_hand_made(self) -> Net {
-        Net {
-            corrects_hand_made: true,
-            ..self
-        }
+    /// The same weights, their output added to `base`'s logit.
+    pub fn correcting(self, base: Base) -> Net {
+        Net { base, ..self }
     }
 
-    /// True when the output corrects the hand-made evaluation.
-    pub fn corrects_hand_made(&self) -> bool {
-        self.corrects_hand_made
+    /// What the output is added to.
+    pub fn base(&self) -> Base {
+        self.base
     }
 
     /// The net as a file [`Net::from_bytes`] reads back.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(HEADER + 2 * (self.w1.len() + 3 * self.hidden) + 4);
-        bytes.extend_from_slice(if self.corrects_hand_made {
-            &MAGIC_CORRECTION
-        } else {
-            &MAGIC
-        });
+        bytes.extend_from_slice(&self.base.magic());
         bytes.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         for weights in [&self.w1, &self.b1, &self.w2] {
@@ -274,11 +288,12 @@ impl Net {
     /// [`Net::logit`] by way of `accumulator` (see [`Net::output_with`]).
     pub fn logit_with(&self, pos: &Position, accumulator: &mut Accumulator) -> f64 {
         let own = f64::from(self.output_with(pos, accumulator)) / f64::from(QA * QB);
-        if self.corrects_hand_made {
-            own + f64::from(HandMade.centipawns(pos)) / LOGISTIC_SCALE
-        } else {
-            own
-        }
+        let base = match self.base {
+            Base::Nothing => return own,
+            Base::HandMade => HandMade.centipawns(pos),
+            Base::Rich => Rich.centipawns(pos),
+        };
+        own + f64::from(base) / LOGISTIC_SCALE
     }
 }
 

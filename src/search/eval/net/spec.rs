@@ -7,7 +7,7 @@ use super::inputs::{
     kind_number, ANCHOR_BASE, INPUTS, KINDS, MAX_ACTIVE, PILE_BASE, PILE_CAP, REACH, SPAN,
     TILE_BASE,
 };
-use super::{HEADER, MAGIC, MAGIC_CORRECTION, QA, QB};
+use super::{HEADER, MAGIC, MAGIC_CORRECTION, MAGIC_RICH_CORRECTION, QA, QB};
 use crate::rules::Kind;
 use crate::search::score::LOGISTIC_SCALE;
 use serde::Serialize;
@@ -54,6 +54,9 @@ pub struct Spec {
     /// The magic of a net that corrects the hand-made evaluation
     /// ([`MAGIC_CORRECTION`]).
     pub magic_correction: String,
+    /// The magic of a net that corrects the rich evaluation
+    /// ([`MAGIC_RICH_CORRECTION`]).
+    pub magic_rich_correction: String,
     /// Bytes before the weights: magic, input count, hidden size.
     pub header_bytes: usize,
 }
@@ -84,6 +87,7 @@ impl Spec {
             logistic_scale: LOGISTIC_SCALE,
             magic: text(&MAGIC),
             magic_correction: text(&MAGIC_CORRECTION),
+            magic_rich_correction: text(&MAGIC_RICH_CORRECTION),
             header_bytes: HEADER,
         }
     }
@@ -104,6 +108,7 @@ mod tests {
         assert_eq!(spec.kinds[5], "pawn");
         assert_eq!(spec.magic, "CHEXNET1");
         assert_eq!(spec.magic_correction, "CHEXNET2");
+        assert_eq!(spec.magic_rich_correction, "CHEXNET3");
         assert_eq!(spec.header_bytes, 16);
         let json = serde_json::to_string(&spec).expect("a spec serialises");
         assert!(json.contains(r#""inputs":2811"#), "{json}");

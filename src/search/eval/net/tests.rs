@@ -5,6 +5,7 @@ use super::inputs::INPUTS;
 use super::*;
 use crate::rules::{Colour, Piece, Pile, Setup, Square, Tile};
 use crate::search::alphabeta::LeafJudge;
+use crate::search::eval::rich::Rich;
 use crate::search::playout::{random_turn, Turn};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -125,24 +126,35 @@ fn a_net_reads_back_what_it_writes() {
 }
 
 #[test]
-fn a_correcting_net_adds_its_output_to_the_hand_made_logit() {
+fn a_correcting_net_adds_its_output_to_its_base_logit() {
     let plain = random_net(32, 500, 3);
-    let correcting = plain.clone().correcting_hand_made();
-    let bytes = correcting.to_bytes();
-    assert_eq!(&bytes[..8], b"CHEXNET2");
-    assert_eq!(Net::from_bytes(&bytes), Ok(correcting.clone()));
-    assert!(correcting.corrects_hand_made() && !plain.corrects_hand_made());
-    for pos in sample_positions() {
-        let hand = f64::from(HandMade.centipawns(&pos)) / LOGISTIC_SCALE;
-        let (with, without) = (correcting.logit(&pos), plain.logit(&pos));
-        assert!((with - without - hand).abs() < 1e-12, "{pos}");
-    }
-    // All zero, it is the hand-made evaluation itself.
-    let zero = Net::from_weights(4, vec![0; INPUTS * 4], vec![0; 4], vec![0; 8], 0)
-        .unwrap()
-        .correcting_hand_made();
-    for pos in sample_positions() {
-        assert_eq!(zero.centipawns(&pos), HandMade.centipawns(&pos), "{pos}");
+    assert_eq!(plain.base(), Base::Nothing);
+    let centipawns = |base, pos: &Position| match base {
+        Base::HandMade => HandMade.centipawns(pos),
+        _ => Rich.centipawns(pos),
+    };
+    for (base, magic) in [(Base::HandMade, b"CHEXNET2"), (Base::Rich, b"CHEXNET3")] {
+        let correcting = plain.clone().correcting(base);
+        let bytes = correcting.to_bytes();
+        assert_eq!(&bytes[..8], magic);
+        assert_eq!(Net::from_bytes(&bytes), Ok(correcting.clone()));
+        assert_eq!(correcting.base(), base);
+        for pos in sample_positions() {
+            let added = f64::from(centipawns(base, &pos)) / LOGISTIC_SCALE;
+            let (with, without) = (correcting.logit(&pos), plain.logit(&pos));
+            assert!((with - without - added).abs() < 1e-12, "{base:?} {pos}");
+        }
+        // All zero, it is the base evaluation itself.
+        let zero = Net::from_weights(4, vec![0; INPUTS * 4], vec![0; 4], vec![0; 8], 0)
+            .unwrap()
+            .correcting(base);
+        for pos in sample_positions() {
+            assert_eq!(
+                zero.centipawns(&pos),
+                centipawns(base, &pos),
+                "{base:?} {pos}"
+            );
+        }
     }
 }
 
@@ -170,7 +182,7 @@ fn a_bad_file_is_refused_with_the_reason() {
     );
     assert_eq!(Net::from_bytes(&[]), Err(NetError::Truncated { got: 0 }));
     let mut magic = bytes.clone();
-    magic[7] = b'3';
+    magic[7] = b'4';
     assert_eq!(Net::from_bytes(&magic), Err(NetError::BadMagic));
     let mut inputs = bytes.clone();
     inputs[8..12].copy_from_slice(&2810u32.to_le_bytes());
@@ -301,15 +313,11 @@ fn the_shipped_net_is_the_one_its_provenance_describes() {
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     assert_eq!(provenance["net"]["sha256"].as_str(), Some(hex.as_str()));
     let net = Net::shipped();
-    let format = if net.corrects_hand_made() {
-        "CHEXNET2"
-    } else {
-        "CHEXNET1"
-    };
-    assert_eq!(provenance["net"]["format"].as_str(), Some(format));
+    let format = String::from_utf8_lossy(&net.base().magic()).into_owned();
+    assert_eq!(provenance["net"]["format"].as_str(), Some(format.as_str()));
     assert_eq!(
         provenance["hyperparameters"]["correct"].as_bool(),
-        Some(net.corrects_hand_made())
+        Some(net.base() != Base::Nothing)
     );
     assert_eq!(
         provenance["hyperparameters"]["hidden"].as_u64(),
