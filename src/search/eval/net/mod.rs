@@ -1,4 +1,4 @@
-//! The learned evaluation (docs/net.md, versions 1 and 2): the network,
+//! The learned evaluation (docs/net.md, versions 1 to 3): the network,
 //! its file and its judgement of a position, behind the searchers'
 //! [`Evaluator`].
 //!
@@ -251,7 +251,7 @@ impl Net {
         static READ: OnceLock<Arc<Net>> = OnceLock::new();
         READ.get_or_init(|| {
             // Built in, not input: its test reads it on every run.
-            Arc::new(Net::from_bytes(SHIPPED).expect("nets/chex.net is a CHEXNET2 file"))
+            Arc::new(Net::from_bytes(SHIPPED).expect("nets/chex.net is a net file"))
         })
         .clone()
     }
