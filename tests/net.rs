@@ -128,12 +128,14 @@ fn the_trainer_learns_and_the_engine_reads_its_net_as_it_does() {
     );
     std::fs::write(&train_path, train).unwrap();
     std::fs::write(&valid_path, &valid).unwrap();
-    // A whole net, and corrections to the hand-made and rich evaluations.
-    for (base, correct) in [
-        (Base::Nothing, None),
-        (Base::HandMade, Some("hand")),
-        (Base::Rich, Some("rich")),
-    ] {
+    // A whole net, and corrections to the hand-made (the bare flag) and
+    // rich evaluations.
+    let corrections: [(Base, &[&str]); 3] = [
+        (Base::Nothing, &[]),
+        (Base::HandMade, &["--correct"]),
+        (Base::Rich, &["--correct", "rich"]),
+    ];
+    for (base, correct) in corrections {
         let net_path = net_path.with_extension(format!("{base:?}"));
         let mut args = vec![
             "tools/net/train.py".to_string(),
@@ -152,9 +154,7 @@ fn the_trainer_learns_and_the_engine_reads_its_net_as_it_does() {
             "--seed".into(),
             "1".into(),
         ];
-        if let Some(correct) = correct {
-            args.extend(["--correct".into(), correct.into()]);
-        }
+        args.extend(correct.iter().map(|a| a.to_string()));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         python(&venv, &args);
         let net =

@@ -2034,7 +2034,7 @@ fn seeded_single_thread_search_is_reproducible() {
 
 /// Issue 49: the shipped net is there from the start, `EvalFile` loads
 /// another, `Evaluation net` puts it to use, `eval` shows its verdict
-/// beside the hand-made terms; a bad file is one error line and changes
+/// beside the evaluation's terms; a bad file is one error line and changes
 /// nothing, and `<empty>` goes back to the shipped net.
 #[test]
 fn a_net_file_is_loaded_chosen_and_shown() {

@@ -54,7 +54,8 @@ pub struct Params {
     /// `UCI_Elo`: the strength to play at under `limit_strength`, on the
     /// ladder's scale ([`skill::LADDER_ELO`]).
     pub elo: u32,
-    /// The static evaluation: the hand-made one, or a learned net.
+    /// The static evaluation: the shipped net by default, another net,
+    /// or the rich or plain hand-made one.
     pub evaluation: Evaluation,
     /// The side the engine plays, whose draws `contempt` makes cost it;
     /// `None`: the side to move at the root. A ponder on the opponent's

@@ -46,7 +46,7 @@ def train(args, tr, va, spec):
         "W1": 0.1 * jax.random.normal(k1, (spec.inputs, H), jnp.float32),
         "b1": jnp.zeros(H, jnp.float32),
         # A correcting net starts close to the evaluation it corrects.
-        "w2": (0.1 if args.correct else 1.0)
+        "w2": (0.1 if args.correct is not None else 1.0)
         * jax.random.normal(k2, (2 * H,), jnp.float32) / np.sqrt(2 * H),
         "b2": jnp.zeros((), jnp.float32),
     }

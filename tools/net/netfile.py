@@ -1,6 +1,7 @@
 """The quantised net file (docs/net.md, "Quantisation and file"): the
 float weights rounded to the spec's scales, written and read as a
-CHEXNET1 file (CHEXNET2 for a correction to the hand-made evaluation),
+CHEXNET1 file (CHEXNET2 for a correction to the hand-made evaluation,
+CHEXNET3 for one to the rich evaluation),
 and docs/net.md's integer inference on it."""
 
 import sys

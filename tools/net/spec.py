@@ -56,10 +56,9 @@ class Spec:
         self.qa = raw["qa"]
         self.qb = raw["qb"]
         self.logistic_scale = float(raw["logistic_scale"])
-        self.magic = raw["magic"].encode("ascii")
-        self.magic_correction = raw["magic_correction"].encode("ascii")
         # Each net file's magic by the evaluation its output corrects.
-        self.magics = {None: self.magic, "hand": self.magic_correction,
-                       "rich": raw["magic_rich_correction"].encode("ascii")}
+        self.magics = {base: raw[key].encode("ascii") for base, key in
+                       ((None, "magic"), ("hand", "magic_correction"),
+                        ("rich", "magic_rich_correction"))}
         self.header = raw["header_bytes"]
         self.raw = raw

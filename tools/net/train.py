@@ -144,7 +144,7 @@ def main():
                          "carry each position's \"hand\" or \"rich\"")
     ap.add_argument("--provenance", help="provenance JSON to write (default OUT.json)")
     ap.add_argument("--generation", type=int, default=1,
-                    help="for the provenance: 1 for data played with the hand-made evaluation, "
+                    help="for the provenance: 1 for data played without a net, "
                          "N+1 for data played with generation N's net")
     ap.add_argument("--games", type=int,
                     help="for the provenance: how many self-play games the data came from")

@@ -12,13 +12,12 @@ use std::fmt;
 use std::sync::Arc;
 
 /// The evaluation a search uses.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub enum Evaluation {
     /// The plain hand-made terms and weights.
     HandMade,
-    /// The richer hand-made terms and their weights ([`super::rich`]):
-    /// the engine's default.
-    #[default]
+    /// The richer hand-made terms and their weights ([`super::rich`]),
+    /// which the shipped net corrects.
     Rich,
     /// A learned net (docs/net.md), shared by every search and thread.
     Net(Arc<Net>),

@@ -218,11 +218,11 @@ impl Net {
         let b1 = take(hidden);
         let w2 = take(2 * hidden);
         let b2 = i32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
-        Ok(Net::from_weights(hidden, w1, b1, w2, b2)?.correcting(base))
+        Ok(Net::from_weights(hidden, w1, b1, w2, b2)?.with_base(base))
     }
 
     /// The same weights, their output added to `base`'s logit.
-    pub fn correcting(self, base: Base) -> Net {
+    pub fn with_base(self, base: Base) -> Net {
         Net { base, ..self }
     }
 

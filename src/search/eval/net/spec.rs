@@ -47,7 +47,7 @@ pub struct Spec {
     /// The scale of the output layer's weights ([`QB`]).
     pub qb: i32,
     /// Centipawns of a logit of 1: how a correcting net reads the
-    /// hand-made evaluation's centipawns.
+    /// centipawns of the evaluation it corrects.
     pub logistic_scale: f64,
     /// The magic of a net whose output is the whole logit ([`MAGIC`]).
     pub magic: String,

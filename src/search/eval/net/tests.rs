@@ -134,7 +134,7 @@ fn a_correcting_net_adds_its_output_to_its_base_logit() {
         _ => Rich.centipawns(pos),
     };
     for (base, magic) in [(Base::HandMade, b"CHEXNET2"), (Base::Rich, b"CHEXNET3")] {
-        let correcting = plain.clone().correcting(base);
+        let correcting = plain.clone().with_base(base);
         let bytes = correcting.to_bytes();
         assert_eq!(&bytes[..8], magic);
         assert_eq!(Net::from_bytes(&bytes), Ok(correcting.clone()));
@@ -147,7 +147,7 @@ fn a_correcting_net_adds_its_output_to_its_base_logit() {
         // All zero, it is the base evaluation itself.
         let zero = Net::from_weights(4, vec![0; INPUTS * 4], vec![0; 4], vec![0; 8], 0)
             .unwrap()
-            .correcting(base);
+            .with_base(base);
         for pos in sample_positions() {
             assert_eq!(
                 zero.centipawns(&pos),
