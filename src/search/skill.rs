@@ -27,10 +27,11 @@ pub const NAMES: [&str; FULL_STRENGTH as usize] = [
 
 /// The strength each level scored in the ladder, level 1 first: Elo
 /// over `Player random`, at 100 ms a move with one thread and the rich
-/// evaluation (then the default; the shipped net is now), each level against the one below and level
-/// 1 against random, 40 games a step (80 for level 5 over 4 and for full
-/// strength over level 5), docs/experiments.md section 12. The sums of
-/// the steps, each ±80 to ±112.
+/// evaluation (then the default; the shipped net is now), each level
+/// against the one below and level 1 against random, 40 games a step (80
+/// for level 5 over 4 and for full strength over level 5),
+/// docs/experiments.md section 12. The sums of the steps, each ±80 to
+/// ±112.
 pub const LADDER_ELO: [u32; FULL_STRENGTH as usize] = [168, 396, 564, 744, 881, 1174];
 
 /// The levels below full strength, level 1 first. Each searches four

@@ -6,6 +6,11 @@ import json
 import sys
 
 
+# The spec's key for the magic of each net file, by the evaluation its
+# output corrects (None: a whole net).
+MAGIC_KEYS = {None: "magic", "hand": "magic_correction", "rich": "magic_rich_correction"}
+
+
 class Spec:
     """The input count and layout, the scales, magics and header size."""
 
@@ -26,7 +31,7 @@ class Spec:
         ints = ("inputs", "max_active", "reach", "span", "pile_cap", "tile_base",
                 "anchor_base", "pile_base", "qa", "qb", "header_bytes")
         for key in ints + ("kinds", "relations", "anchor_kinds", "logistic_scale",
-                           "magic", "magic_correction", "magic_rich_correction"):
+                           *MAGIC_KEYS.values()):
             if key not in raw:
                 bad(f"no \"{key}\"")
         for key in ints:
@@ -35,7 +40,7 @@ class Spec:
         for key in ("kinds", "relations", "anchor_kinds"):
             if not isinstance(raw[key], list) or not raw[key]:
                 bad(f"\"{key}\" is not a list")
-        for key in ("magic", "magic_correction", "magic_rich_correction"):
+        for key in MAGIC_KEYS.values():
             if not (isinstance(raw[key], str) and raw[key].isascii() and len(raw[key]) == 8):
                 bad(f"\"{key}\" is {raw[key]!r}, not 8 ASCII characters")
         if not isinstance(raw["logistic_scale"], (int, float)) or raw["logistic_scale"] <= 0:
@@ -56,9 +61,6 @@ class Spec:
         self.qa = raw["qa"]
         self.qb = raw["qb"]
         self.logistic_scale = float(raw["logistic_scale"])
-        # Each net file's magic by the evaluation its output corrects.
-        self.magics = {base: raw[key].encode("ascii") for base, key in
-                       ((None, "magic"), ("hand", "magic_correction"),
-                        ("rich", "magic_rich_correction"))}
+        self.magics = {base: raw[key].encode("ascii") for base, key in MAGIC_KEYS.items()}
         self.header = raw["header_bytes"]
         self.raw = raw

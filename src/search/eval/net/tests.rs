@@ -130,8 +130,9 @@ fn a_correcting_net_adds_its_output_to_its_base_logit() {
     let plain = random_net(32, 500, 3);
     assert_eq!(plain.base(), Base::Nothing);
     let centipawns = |base, pos: &Position| match base {
+        Base::Nothing => 0,
         Base::HandMade => HandMade.centipawns(pos),
-        _ => Rich.centipawns(pos),
+        Base::Rich => Rich.centipawns(pos),
     };
     for (base, magic) in [(Base::HandMade, b"CHEXNET2"), (Base::Rich, b"CHEXNET3")] {
         let correcting = plain.clone().with_base(base);
