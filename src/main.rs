@@ -26,6 +26,9 @@ enum Command {
         /// How many turns deep to count (at least 1).
         #[arg(value_parser = clap::value_parser!(u32).range(1..))]
         depth: u32,
+        /// Threads counting the subtrees (default: every core).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: Option<u32>,
     },
     /// Runs the fixed benchmark: perft and random playouts on one thread.
     Bench {
@@ -58,16 +61,21 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Perft { position, depth }) => {
-            let mut pos: Position = match position.parse() {
+        Some(Command::Perft {
+            position,
+            depth,
+            threads,
+        }) => {
+            let pos: Position = match position.parse() {
                 Ok(p) => p,
                 Err(e) => {
                     eprintln!("error: {e}");
                     return ExitCode::FAILURE;
                 }
             };
+            let threads = threads.map_or_else(chex::search::params::cores, |n| n as usize);
             let last =
-                chex::protocol::bench::perft_lines(&mut pos, depth, |line| println!("{line}"));
+                chex::protocol::bench::perft_lines(&pos, depth, threads, |line| println!("{line}"));
             println!("{last}");
             ExitCode::SUCCESS
         }

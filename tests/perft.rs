@@ -9,7 +9,7 @@
 
 mod reference;
 
-use chex::rules::{divide, perft, Position};
+use chex::rules::{divide, perft, perft_parallel, Position};
 use std::process::Command;
 
 /// One line of the suite.
@@ -128,12 +128,12 @@ fn suite_counts_are_the_reference_counts() {
 #[test]
 fn divide_matches_the_reference_moves() {
     for entry in suite() {
-        let mut pos: Position = entry.position.parse().unwrap();
+        let pos: Position = entry.position.parse().unwrap();
         let expected_moves = reference::legal_moves_of(&entry.position);
         let Some(&(_, d2)) = entry.counts.iter().find(|(d, _)| *d == 2) else {
             continue;
         };
-        let split = divide(&mut pos, 2);
+        let split = divide(&pos, 2);
         let tokens: Vec<String> = split.iter().map(|(mv, _)| mv.to_string()).collect();
         assert_eq!(
             tokens, expected_moves,
@@ -196,5 +196,37 @@ fn command_line_perft() {
             .map(|l| l.rsplit_once(": ").unwrap().1.parse::<u64>().unwrap())
             .sum();
         assert_eq!(sum, nodes, "{position}: the lines do not add up");
+    }
+}
+
+/// Split among threads (from depth 4 up), the counts are the serial
+/// ones: the start position's depth 4 from the file through
+/// `perft_parallel` and `divide`, and its depth 5 (two levels split)
+/// against `perft` itself.
+#[test]
+fn parallel_counts_are_the_serial_ones() {
+    let entry = &suite()[0];
+    let (depth, expected) = *entry.counts.last().unwrap();
+    assert!(
+        depth >= 4,
+        "line {}: the first entry goes to depth 4",
+        entry.line
+    );
+    let mut pos: Position = entry.position.parse().unwrap();
+    assert_eq!(
+        perft_parallel(&pos, depth),
+        expected,
+        "perft_parallel {depth}"
+    );
+    let split: u64 = divide(&pos, depth).iter().map(|&(_, n)| n).sum();
+    assert_eq!(split, expected, "divide {depth}");
+    if !cfg!(debug_assertions) {
+        let serial = perft(&mut pos, depth + 1);
+        assert_eq!(
+            perft_parallel(&pos, depth + 1),
+            serial,
+            "depth {}",
+            depth + 1
+        );
     }
 }

@@ -1705,7 +1705,7 @@ fn perft_matches_the_rules_library() {
         e.send(&format!("perft {depth}"));
         let lines = e.read_until("Nodes searched: ", WAIT);
         let mut pos: Position = fen.parse().unwrap();
-        let mut divide: Vec<(String, u64)> = chex::rules::divide(&mut pos, depth)
+        let mut divide: Vec<(String, u64)> = chex::rules::divide(&pos, depth)
             .into_iter()
             .map(|(mv, n)| (mv.to_string(), n))
             .collect();

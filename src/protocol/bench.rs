@@ -15,10 +15,23 @@ use crate::search::{self, Params};
 use std::time::Duration;
 
 /// Prints the divide of `pos` at `depth` (a line per root move, sorted)
-/// through `emit` and returns the last line, `Nodes searched: <n>`.
-pub fn perft_lines(pos: &mut Position, depth: u32, mut emit: impl FnMut(&str)) -> String {
+/// through `emit` and returns the last line, `Nodes searched: <n>`. The
+/// subtrees are counted on `threads` threads.
+pub fn perft_lines(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    mut emit: impl FnMut(&str),
+) -> String {
+    let divide = || crate::rules::divide(pos, depth);
+    // Without a pool of its own (the system refused the threads), the
+    // count runs on rayon's global pool: the same count.
+    let split = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(divide),
+        Err(_) => divide(),
+    };
     let mut total = 0;
-    for (mv, n) in crate::rules::divide(pos, depth) {
+    for (mv, n) in split {
         emit(&format!("{mv}: {n}"));
         total += n;
     }

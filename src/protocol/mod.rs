@@ -206,9 +206,10 @@ impl Engine {
                 if self.pending.is_some() {
                     error("perft counts from a position before the draw; a drawn tile is pending");
                 } else {
-                    let mut pos = self.game.position().clone();
+                    let pos = self.game.position().clone();
+                    let threads = self.options.params.threads;
                     self.worker.spawn(JobKind::Count, move |_| {
-                        bench::perft_lines(&mut pos, depth, say)
+                        bench::perft_lines(&pos, depth, threads, say)
                     });
                 }
             }

@@ -72,7 +72,7 @@ pub use game::{kind_name, score_of, white_points, Ending, Game, GameEnd, UNFINIS
 pub use movegen::{MoveList, Sampler, Turn, MAX_MOVES};
 pub use moves::Move;
 pub use notation::{clip, MoveToken, NotationError, MAX_COUNTER, STARTPOS};
-pub use perft::{divide, perft};
+pub use perft::{divide, perft, perft_parallel};
 pub use piece::{Colour, Kind, Piece};
 pub use pile::Pile;
 pub(crate) use position::columns::SlotColumns;
