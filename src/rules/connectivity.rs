@@ -140,6 +140,18 @@ impl Position {
         parts
     }
 
+    /// The tiles that hold the table together when it has no holes: those
+    /// whose ring falls apart without them (exact there). A ring and a
+    /// table lookup a tile, with no branch on the answer.
+    fn held_without_holes(&self) -> TileSet {
+        let mut held = TileSet::EMPTY;
+        for slot in self.present() {
+            let cut = !ring_connected(self.ring(self.square_of(slot)));
+            held |= TileSet(u32::from(cut) << slot);
+        }
+        held
+    }
+
     /// The tiles that hold the table together, read off their rings
     /// ([`ring_cut_row`]) row by row, when every hole is one empty square
     /// (or there are none); `None` when a hole is larger.
@@ -223,13 +235,17 @@ impl Position {
     /// [`Colour::index`] and [`Kind::index`](super::Kind::index)) hold the
     /// table together: without any one of them the rest would fall apart,
     /// so it cannot step away, only capture onto a square that joins the
-    /// parts again. For the evaluation, which wants it cheap: read off
-    /// the rings row by row where every hole is one empty square, else
-    /// the depth-first search, once for every tile.
+    /// parts again. For the evaluation, which wants it cheap: without
+    /// holes each tile's ring says it, tile by tile; where every hole is
+    /// one empty square the rings are read row by row; else the
+    /// depth-first search, once for every tile.
     pub fn held_counts(&self) -> [[u8; 6]; 2] {
-        let held = self
-            .held_by_rings()
-            .unwrap_or_else(|| self.articulation_points(TileSet::EMPTY));
+        let held = if self.without_holes() {
+            self.held_without_holes()
+        } else {
+            self.held_by_rings()
+                .unwrap_or_else(|| self.articulation_points(TileSet::EMPTY))
+        };
         Colour::ALL
             .map(|colour| Kind::ALL.map(|kind| (held & self.tiles_of(colour, kind)).len() as u8))
     }
