@@ -153,15 +153,12 @@ impl Position {
     }
 
     /// The tiles that hold the table together, read off their rings
-    /// ([`ring_cut_row`]) row by row, when every hole is one empty square
-    /// (or there are none); `None` when a hole is larger.
+    /// ([`ring_cut_row`]) row by row, when every hole is one empty square;
+    /// `None` when a hole is larger. `held_counts` asks it only of tables
+    /// with holes.
     fn held_by_rings(&self) -> Option<TileSet> {
-        let holes = self.holes();
         // An empty square whose four sides are tiles: a hole of its own.
         let small_holes = |y: i32| {
-            if holes == 0 {
-                return 0;
-            }
             let row = self.row(y);
             !row & self.row(y - 1) & self.row(y + 1) & row.rotate_left(1) & row.rotate_right(1)
         };
@@ -183,7 +180,7 @@ impl Position {
                 held.insert(usize::from(self.cell_slot(Square::new(x, y))));
             }
         }
-        (found == holes).then_some(held)
+        (found == self.holes()).then_some(held)
     }
 
     /// Floods `within` from the tiles `a` and from the tiles `b`, a tile
