@@ -120,9 +120,13 @@ impl Accumulator {
             moved |= u32::from(differ != 0) << slot;
         }
         let changed = (self.present ^ columns.present) | (moved & columns.present);
+        let piles_changed = piles != self.piles;
         for (p, anchor) in anchors.into_iter().enumerate() {
             if self.filled && self.anchors[p] == anchor {
-                self.step::<H>(net, p, anchor, &columns, changed, &piles);
+                self.step::<H>(net, p, anchor, &columns, changed);
+                if piles_changed {
+                    self.step_piles::<H>(net, p, &piles);
+                }
             } else {
                 self.refresh::<H>(net, p, anchor, &columns, &piles);
             }
@@ -193,9 +197,9 @@ impl Accumulator {
         }
     }
 
-    /// Brings perspective `p`'s sums from the remembered position to the
-    /// one of `columns` and `piles`, whose anchor is the same, by the
-    /// `changed` slots and the pile counts.
+    /// Brings perspective `p`'s tile inputs from the remembered position
+    /// to the one of `columns`, whose anchor is the same, by the
+    /// `changed` slots.
     fn step<const H: usize>(
         &mut self,
         net: &Net,
@@ -203,7 +207,6 @@ impl Accumulator {
         anchor: Option<(Square, usize)>,
         columns: &SlotColumns,
         changed: u32,
-        piles: &[Pile; 2],
     ) {
         // Without an anchor the table is empty, before and after.
         if let Some((origin, _)) = anchor {
@@ -220,14 +223,13 @@ impl Accumulator {
                 }
             }
         }
-        self.step_piles::<H>(net, p, piles);
     }
 
-    /// Brings perspective `p`'s pile inputs to `piles`.
+    /// Brings perspective `p`'s pile inputs to `piles`. Out of line: the
+    /// piles change only where a tile was drawn, and inlined, the
+    /// compiler worked out their inputs ahead on every evaluation.
+    #[inline(never)]
     fn step_piles<const H: usize>(&mut self, net: &Net, p: usize, piles: &[Pile; 2]) {
-        if *piles == self.piles {
-            return;
-        }
         for (owner, now) in piles.iter().enumerate() {
             for kind in Kind::ALL {
                 let (was, is) = (self.piles[owner].count(kind), now.count(kind));
@@ -240,7 +242,10 @@ impl Accumulator {
     }
 
     /// Sums perspective `p` of the position of `columns` and `piles`
-    /// afresh, its anchor `anchor`.
+    /// afresh, its anchor `anchor`. Out of line, as [`Self::step_piles`]
+    /// is: it is the rarer path, whose pile inputs the compiler otherwise
+    /// worked out ahead on every evaluation.
+    #[inline(never)]
     fn refresh<const H: usize>(
         &mut self,
         net: &Net,
@@ -267,12 +272,18 @@ impl Accumulator {
             return;
         };
         self.add::<H>(net, p, ANCHOR_BASE + anchor_kind);
+        // Every slot's input at once, in vector lanes, then the present
+        // ones counted.
+        let mut inputs = [0; 32];
+        for (slot, input) in inputs.iter_mut().enumerate() {
+            let (x, y, kind) = (columns.xs[slot], columns.ys[slot], columns.kinds[slot]);
+            *input = tile(p, origin, slot, x, y, kind);
+        }
         let mut slots = columns.present;
         while slots != 0 {
             let slot = slots.trailing_zeros() as usize;
             slots &= slots - 1;
-            let (x, y, kind) = (columns.xs[slot], columns.ys[slot], columns.kinds[slot]);
-            self.enter::<H>(net, p, slot, tile(p, origin, slot, x, y, kind));
+            self.enter::<H>(net, p, slot, inputs[slot]);
         }
     }
 }
