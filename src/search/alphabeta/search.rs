@@ -97,9 +97,9 @@ pub(super) struct EvaluationCache<E: Evaluator> {
 }
 
 impl<E: Evaluator> EvaluationCache<E> {
-    /// Entries, a power of two: 512 KiB, half a core's L2 cache. The
-    /// hits save more than the misses to L2 cost: the learned
-    /// evaluation's misses cost twice the hand-made one's.
+    /// Entries, a power of two: 512 KiB, half a core's L2 cache. A
+    /// larger table's extra hits save the learned evaluation, which costs
+    /// twice the hand-made one, more than its slower reads cost.
     const SIZE: usize = 1 << 16;
 
     fn new(evaluator: E) -> EvaluationCache<E> {
@@ -115,9 +115,9 @@ impl<E: Evaluator> EvaluationCache<E> {
     }
 
     /// The evaluation of `pos` with a draw scoring `draw`, from the cache
-    /// when either entry of its pair holds it. A searcher's draw score depends on the side to
-    /// move alone, which the key covers; its engine and contempt are set
-    /// before its first evaluation.
+    /// when either entry of its pair holds it. A searcher's draw score
+    /// depends on the side to move alone, which the key covers; its
+    /// engine and contempt are set before its first evaluation.
     fn evaluate(&mut self, pos: &Position, draw: i32) -> i32 {
         let key = pos.hash();
         let tag = (key >> 32) as u32 | 1;
