@@ -279,8 +279,21 @@ fn an_accumulator_carried_from_position_to_position_sums_each_as_afresh() {
     // The sample's games move by one turn at a time; the bench positions
     // and the walk back jump across whole tables; the children of a
     // position, one after another, hold tiles of several kinds in the
-    // slot a placement takes.
-    let positions = sample_positions();
+    // slot a placement takes, and those of the two lines of far tiles
+    // step onto, off and along window edges other tiles share.
+    let mut positions = sample_positions();
+    for text in [
+        "K0,0/N1,0/N2,0/B3,0/B4,0/Q5,0/R6,0/P7,0/P8,0/P9,0/k10,0 w RPPPPP/qrrbbnnpppppppp 0 11",
+        "K0,0/P0,1/P0,2/P0,3/P0,4/P0,5/P0,6/P0,7/P0,8/N0,9/k0,10 b QRRBBN/qrrbbnnpppppppp 0 11",
+    ] {
+        let pos: Position = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        for mv in pos.legal_moves() {
+            let mut child = pos.clone();
+            child.make(mv);
+            positions.push(child);
+        }
+        positions.push(pos);
+    }
     let mut walk: Vec<Position> = positions
         .iter()
         .chain(positions.iter().rev())
