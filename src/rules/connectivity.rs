@@ -236,15 +236,24 @@ impl Position {
     /// holes each tile's ring says it, tile by tile; where every hole is
     /// one empty square the rings are read row by row; else the
     /// depth-first search, once for every tile.
+    #[inline]
     pub fn held_counts(&self) -> [[u8; 6]; 2] {
-        let held = if self.without_holes() {
+        let held = self.held();
+        Colour::ALL
+            .map(|colour| Kind::ALL.map(|kind| (held & self.tiles_of(colour, kind)).len() as u8))
+    }
+
+    /// The tiles [`Position::held_counts`] counts. Out of line, while the
+    /// counting is inlined into its caller, which reads the counts at
+    /// once rather than from a packed array.
+    #[inline(never)]
+    fn held(&self) -> TileSet {
+        if self.without_holes() {
             self.held_without_holes()
         } else {
             self.held_by_rings()
                 .unwrap_or_else(|| self.articulation_points(TileSet::EMPTY))
-        };
-        Colour::ALL
-            .map(|colour| Kind::ALL.map(|kind| (held & self.tiles_of(colour, kind)).len() as u8))
+        }
     }
 
     /// True when the tile in `slot` can leave the table (be captured, or
