@@ -250,17 +250,22 @@ fn a_mirrored_or_shifted_position_has_the_same_evaluation() {
     }
 }
 
+/// Two lines of far tiles, clipped onto one window edge square beside a
+/// tile seen there already: an input two tiles share counts once.
+fn far_tile_lines() -> Vec<Position> {
+    [
+        "K0,0/N1,0/N2,0/B3,0/B4,0/Q5,0/R6,0/P7,0/P8,0/P9,0/k10,0 w RPPPPP/qrrbbnnpppppppp 0 11",
+        "K0,0/P0,1/P0,2/P0,3/P0,4/P0,5/P0,6/P0,7/P0,8/N0,9/k0,10 b QRRBBN/qrrbbnnpppppppp 0 11",
+    ]
+    .iter()
+    .map(|text| text.parse().unwrap_or_else(|e| panic!("{text}: {e}")))
+    .collect()
+}
+
 #[test]
 fn the_accumulator_and_the_listed_inputs_agree_to_the_bit() {
     let mut positions = sample_positions();
-    // Far tiles clipped onto one window edge square, beside a tile seen
-    // there already: each input counts once.
-    for text in [
-        "K0,0/N1,0/N2,0/B3,0/B4,0/Q5,0/R6,0/P7,0/P8,0/P9,0/k10,0 w RPPPPP/qrrbbnnpppppppp 0 11",
-        "K0,0/P0,1/P0,2/P0,3/P0,4/P0,5/P0,6/P0,7/P0,8/N0,9/k0,10 b QRRBBN/qrrbbnnpppppppp 0 11",
-    ] {
-        positions.push(text.parse().unwrap_or_else(|e| panic!("{text}: {e}")));
-    }
+    positions.extend(far_tile_lines());
     // Full-range weights make the sums wrap, which both must do alike.
     for (hidden, reach, seed) in [(16, 500, 4), (32, 500, 5), (64, 500, 6), (64, i16::MAX, 7)] {
         let net = random_net(hidden, reach, seed);
@@ -282,11 +287,7 @@ fn an_accumulator_carried_from_position_to_position_sums_each_as_afresh() {
     // slot a placement takes, and those of the two lines of far tiles
     // step onto, off and along window edges other tiles share.
     let mut positions = sample_positions();
-    for text in [
-        "K0,0/N1,0/N2,0/B3,0/B4,0/Q5,0/R6,0/P7,0/P8,0/P9,0/k10,0 w RPPPPP/qrrbbnnpppppppp 0 11",
-        "K0,0/P0,1/P0,2/P0,3/P0,4/P0,5/P0,6/P0,7/P0,8/N0,9/k0,10 b QRRBBN/qrrbbnnpppppppp 0 11",
-    ] {
-        let pos: Position = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+    for pos in far_tile_lines() {
         for mv in pos.legal_moves() {
             let mut child = pos.clone();
             child.make(mv);
