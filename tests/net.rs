@@ -129,11 +129,11 @@ fn the_trainer_learns_and_the_engine_reads_its_net_as_it_does() {
     std::fs::write(&train_path, train).unwrap();
     std::fs::write(&valid_path, &valid).unwrap();
     // A whole net, and corrections to the hand-made (the bare flag) and
-    // rich evaluations.
+    // rich evaluations, the last trained with weight decay (AdamW).
     let corrections: [(Base, &[&str]); 3] = [
         (Base::Nothing, &[]),
         (Base::HandMade, &["--correct"]),
-        (Base::Rich, &["--correct", "rich"]),
+        (Base::Rich, &["--correct", "rich", "--weight-decay", "0.1"]),
     ];
     for (base, correct) in corrections {
         let net_path = net_path.with_extension(format!("{base:?}"));

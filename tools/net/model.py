@@ -29,7 +29,8 @@ class Trained:
 
 def train(args, tr, va, spec):
     """Trains on `tr`, validating on `va` (both widened to one width),
-    as args (hidden, epochs, batch, lr, lam, seed, correct, best) say."""
+    as args (hidden, epochs, batch, lr, weight_decay, lam, seed, correct,
+    best) say."""
     import jax
     import jax.numpy as jnp
     import optax
@@ -66,7 +67,13 @@ def train(args, tr, va, spec):
     def loss_mean(p, b):
         return loss_sum(p, b) / jnp.maximum(jnp.sum(b["weight"]), 1)
 
-    opt = optax.adam(args.lr)
+    # Decoupled weight decay (AdamW) pulls the weights of inputs seen in
+    # few positions back towards zero, where plain Adam lets them fit
+    # those positions' results; 0 is plain Adam.
+    if args.weight_decay:
+        opt = optax.adamw(args.lr, weight_decay=args.weight_decay)
+    else:
+        opt = optax.adam(args.lr)
     state = opt.init(params)
 
     @jax.jit
