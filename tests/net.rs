@@ -129,11 +129,15 @@ fn the_trainer_learns_and_the_engine_reads_its_net_as_it_does() {
     std::fs::write(&train_path, train).unwrap();
     std::fs::write(&valid_path, &valid).unwrap();
     // A whole net, and corrections to the hand-made (the bare flag) and
-    // rich evaluations, the last trained with weight decay (AdamW).
+    // rich evaluations, the last trained with weight decay (AdamW) and
+    // mirrored batches.
     let corrections: [(Base, &[&str]); 3] = [
         (Base::Nothing, &[]),
         (Base::HandMade, &["--correct"]),
-        (Base::Rich, &["--correct", "rich", "--weight-decay", "0.1"]),
+        (
+            Base::Rich,
+            &["--correct", "rich", "--weight-decay", "0.1", "--mirror"],
+        ),
     ];
     for (base, correct) in corrections {
         let net_path = net_path.with_extension(format!("{base:?}"));
@@ -198,4 +202,72 @@ fn the_trainer_learns_and_the_engine_reads_its_net_as_it_does() {
             );
         }
     }
+}
+
+/// `pos` mirrored left to right: every tile's file negated, as its
+/// position string writes it.
+fn mirrored(pos: &Position) -> Position {
+    let text = pos.to_string();
+    let (tiles, rest) = text.split_once(' ').unwrap();
+    let tiles: Vec<String> = tiles
+        .split('/')
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            let (kind, square) = t.split_at(1);
+            let (x, y) = square.split_once(',').unwrap();
+            format!("{kind}{},{y}", -x.parse::<i32>().unwrap())
+        })
+        .collect();
+    format!("{} {rest}", tiles.join("/")).parse().unwrap()
+}
+
+/// The trainer's `--mirror` trusts two things: CHEX is the same game
+/// mirrored left to right (the evaluations a net corrects agree), and
+/// its table of mirrored inputs is the engine's own inputs of the
+/// mirrored position, wherever a king anchors them.
+#[test]
+fn the_trainers_mirror_is_the_engines() {
+    let Some(venv) = venv() else { return };
+    let (positions, _) = featurized(3, 30);
+    let mut pairs = String::new();
+    let mut count = 0;
+    for pos in positions
+        .iter()
+        .filter(|p| Colour::ALL.iter().any(|&c| p.king_square(c).is_some()))
+    {
+        let mirror = mirrored(pos);
+        assert_eq!(
+            HandMade.centipawns(pos),
+            HandMade.centipawns(&mirror),
+            "{pos}"
+        );
+        assert_eq!(Rich.centipawns(pos), Rich.centipawns(&mirror), "{pos}");
+        for c in Colour::ALL {
+            let (a, b) = (inputs::active(pos, c), inputs::active(&mirror, c));
+            let _ = writeln!(pairs, "{:?} {:?}", a.to_vec(), b.to_vec());
+        }
+        count += 1;
+    }
+    assert!(count > 50, "{count}");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("net-mirror-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (spec_path, pairs_path) = (dir.join("spec.json"), dir.join("pairs.txt"));
+    std::fs::write(&spec_path, serde_json::to_string(&Spec::engine()).unwrap()).unwrap();
+    std::fs::write(&pairs_path, pairs).unwrap();
+    let check = r#"
+import json, sys
+sys.path.insert(0, "tools/net")
+sys.dont_write_bytecode = True
+from model import mirror_table
+from spec import Spec
+table = mirror_table(Spec(sys.argv[1]))
+for line in open(sys.argv[2]):
+    a, b = line.replace("] [", "]\t[").split("\t")
+    a, b = json.loads(a), json.loads(b)
+    assert sorted(table[a].tolist()) == sorted(b), (a, b)
+print("mirror: OK")
+"#;
+    let s = |p: &PathBuf| p.to_string_lossy().into_owned();
+    let out = python(&venv, &["-c", check, &s(&spec_path), &s(&pairs_path)]);
+    assert!(out.contains("mirror: OK"), "{out}");
 }

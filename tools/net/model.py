@@ -8,6 +8,27 @@ import numpy as np
 W1_LIMIT = 1.98  # docs/net.md: 45 active weights (and b1) must fit an i16
 
 
+def mirror_table(spec):
+    """Each input's input in the position mirrored left to right (x to
+    -x), an exact symmetry of CHEX: a tile input's offset across the
+    anchor changes sign; anchor and pile inputs stay."""
+    span, base, tiles_end = spec.raw["span"], spec.raw["tile_base"], spec.raw["anchor_base"]
+    table = np.arange(spec.inputs, dtype=np.int32)
+    tile = np.arange(base, tiles_end)
+    feature, dx, dy = (tile - base) // (span * span), (tile - base) // span % span, (tile - base) % span
+    table[base:tiles_end] = base + (feature * span + (span - 1 - dx)) * span + dy
+    return table
+
+
+def mirrorable(data, spec):
+    """The positions whose mirror the engine would see as mirrored inputs:
+    those with a king on the table. Without one the anchor is the first
+    tile in file order, which a mirror changes."""
+    first_tile = spec.raw["anchor_base"] + 2
+    hit = lambda idx, mask: ((idx == first_tile) & (mask > 0)).any(1)
+    return ~(hit(data.stm, data.stm_mask) | hit(data.nstm, data.nstm_mask))
+
+
 def float_logits(p, data, correcting, chunk=4096):
     """The float model's logits, in numpy (the same model as the JAX one)."""
     out = data.base(correcting).astype(np.float64)
@@ -87,13 +108,20 @@ def train(args, tr, va, spec):
 
     eval_sum = jax.jit(loss_sum)
 
-    def batch(data, target, base, rows):
+    def batch(data, target, base, rows, flip=None):
         full = np.resize(rows, args.batch)  # a short batch is padded ...
         weight = np.zeros(args.batch, np.float32)
         weight[: len(rows)] = 1  # ... with rows of weight 0
+        stm, nstm = data.stm[full], data.nstm[full]
+        if flip is not None:
+            # A random half of the rows mirrored: twice the positions
+            # for the net to learn from, none of them made up.
+            flipped = (rng.random(args.batch) < 0.5) & flip[full]
+            stm = np.where(flipped[:, None], mirror[stm], stm)
+            nstm = np.where(flipped[:, None], mirror[nstm], nstm)
         return {
-            "stm": data.stm[full], "stm_mask": data.stm_mask[full],
-            "nstm": data.nstm[full], "nstm_mask": data.nstm_mask[full],
+            "stm": stm, "stm_mask": data.stm_mask[full],
+            "nstm": nstm, "nstm_mask": data.nstm_mask[full],
             "target": target[full], "weight": weight, "base": base[full],
         }
 
@@ -121,13 +149,16 @@ def train(args, tr, va, spec):
             print(f"the {name} evaluation's validation loss {evaluations[name]:.4f}", flush=True)
 
     rng = np.random.default_rng(args.seed)
+    mirror = mirror_table(spec)
+    flip = mirrorable(tr, spec) if args.mirror else None
     loss_tr = loss_va = float("nan")
     best = None  # (validation loss, epoch, training loss, weights) with --best
     for epoch in range(1, args.epochs + 1):
         t0 = time.time()
         order = rng.permutation(tr.n)
         for a in range(0, tr.n, args.batch):
-            params, state = step(params, state, batch(tr, t_tr, base_tr, order[a : a + args.batch]))
+            rows = order[a : a + args.batch]
+            params, state = step(params, state, batch(tr, t_tr, base_tr, rows, flip))
         loss_tr, loss_va = mean_loss(params, tr, t_tr, base_tr), mean_loss(params, va, t_va, base_va)
         print(f"epoch {epoch:3d}/{args.epochs}  train {loss_tr:.4f}  valid {loss_va:.4f}  "
               f"(constant {constant:.4f})  {time.time() - t0:.1f} s", flush=True)

@@ -7,7 +7,7 @@ layout, scales, magics, header) from --spec FILE, which the engine writes:
 
 Training:
     train.py --spec SPEC --train T.jsonl --valid V.jsonl --out chex.net [--hidden 64]
-             [--epochs 10] [--batch 256] [--lr 1e-3] [--weight-decay 0] [--lambda 0.5] [--seed 1]
+             [--epochs 10] [--batch 256] [--lr 1e-3] [--weight-decay 0] [--mirror] [--lambda 0.5] [--seed 1]
              [--provenance chex.net.json] [--generation N] [--games N]
              [--selfplay COMMAND] [--correct [hand|rich]] [--best]
 writes the quantised CHEXNET1 file (CHEXNET2 with --correct: the net's
@@ -102,7 +102,8 @@ def train(args, spec):
                             "correct": args.correct is not None, "base": args.correct,
                             "batch": args.batch, "lr": args.lr, "lambda": args.lam,
                             "optimizer": "adamw" if args.weight_decay else "adam",
-                            "weight_decay": args.weight_decay, "w1_limit": W1_LIMIT, "qa": spec.qa,
+                            "weight_decay": args.weight_decay, "mirror": args.mirror,
+                            "w1_limit": W1_LIMIT, "qa": spec.qa,
                             "qb": spec.qb},
         "losses": {"train": t.loss_tr, "valid": t.loss_va, "valid_constant": t.constant,
                    "valid_hand_made": t.evaluations.get("hand"),
@@ -136,6 +137,9 @@ def main():
     ap.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate")
     ap.add_argument("--weight-decay", type=float, default=0.0,
                     help="AdamW's decoupled weight decay (default 0: plain Adam)")
+    ap.add_argument("--mirror", action="store_true",
+                    help="mirror a random half of each training batch left to right "
+                         "(positions with a king on the table)")
     ap.add_argument("--lambda", dest="lam", type=float, default=0.5,
                     help="weight of the search value in the target (default 0.5)")
     ap.add_argument("--seed", type=int, default=1)
