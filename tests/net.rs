@@ -18,8 +18,14 @@ use std::process::Command;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The trainer's venv, made once per target directory.
+/// The trainer's venv, made once per target directory, and by one test
+/// at a time: two making it at once on a fresh checkout would collide.
 fn venv() -> Option<PathBuf> {
+    static MADE: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    MADE.get_or_init(make_venv).clone()
+}
+
+fn make_venv() -> Option<PathBuf> {
     if Command::new("python3").arg("--version").output().is_err() {
         eprintln!("SKIPPED: python3 is missing, and the trainer needs it");
         return None;

@@ -9,9 +9,9 @@ W1_LIMIT = 1.98  # docs/net.md: 45 active weights (and b1) must fit an i16
 
 
 def mirror_table(spec):
-    """Each input's input in the position mirrored left to right (x to
-    -x), an exact symmetry of CHEX: a tile input's offset across the
-    anchor changes sign; anchor and pile inputs stay."""
+    """What each input becomes when the position is mirrored left to
+    right (x to -x), an exact symmetry of CHEX: a tile input's offset
+    across the anchor changes sign; anchor and pile inputs stay."""
     span, base, tiles_end = spec.raw["span"], spec.raw["tile_base"], spec.raw["anchor_base"]
     table = np.arange(spec.inputs, dtype=np.int32)
     tile = np.arange(base, tiles_end)
@@ -108,15 +108,15 @@ def train(args, tr, va, spec):
 
     eval_sum = jax.jit(loss_sum)
 
-    def batch(data, target, base, rows, flip=None):
+    def batch(data, target, base, rows, mirrorable_rows=None):
         full = np.resize(rows, args.batch)  # a short batch is padded ...
         weight = np.zeros(args.batch, np.float32)
         weight[: len(rows)] = 1  # ... with rows of weight 0
         stm, nstm = data.stm[full], data.nstm[full]
-        if flip is not None:
+        if mirrorable_rows is not None:
             # A random half of the rows mirrored: twice the positions
             # for the net to learn from, none of them made up.
-            flipped = (rng.random(args.batch) < 0.5) & flip[full]
+            flipped = (rng.random(args.batch) < 0.5) & mirrorable_rows[full]
             stm = np.where(flipped[:, None], mirror[stm], stm)
             nstm = np.where(flipped[:, None], mirror[nstm], nstm)
         return {
@@ -149,8 +149,8 @@ def train(args, tr, va, spec):
             print(f"the {name} evaluation's validation loss {evaluations[name]:.4f}", flush=True)
 
     rng = np.random.default_rng(args.seed)
-    mirror = mirror_table(spec)
-    flip = mirrorable(tr, spec) if args.mirror else None
+    mirror = mirror_table(spec) if args.mirror else None
+    mirrorable_rows = mirrorable(tr, spec) if args.mirror else None
     loss_tr = loss_va = float("nan")
     best = None  # (validation loss, epoch, training loss, weights) with --best
     for epoch in range(1, args.epochs + 1):
@@ -158,7 +158,7 @@ def train(args, tr, va, spec):
         order = rng.permutation(tr.n)
         for a in range(0, tr.n, args.batch):
             rows = order[a : a + args.batch]
-            params, state = step(params, state, batch(tr, t_tr, base_tr, rows, flip))
+            params, state = step(params, state, batch(tr, t_tr, base_tr, rows, mirrorable_rows))
         loss_tr, loss_va = mean_loss(params, tr, t_tr, base_tr), mean_loss(params, va, t_va, base_va)
         print(f"epoch {epoch:3d}/{args.epochs}  train {loss_tr:.4f}  valid {loss_va:.4f}  "
               f"(constant {constant:.4f})  {time.time() - t0:.1f} s", flush=True)
