@@ -5,7 +5,7 @@
 //! positions as the trainer does. Skipped, saying so, only when `python3`
 //! is missing.
 
-use chex::rules::{Colour, Position};
+use chex::rules::{Colour, Position, Square};
 use chex::search::eval::net::{inputs, Base, Net, Spec};
 use chex::search::eval::rich::Rich;
 use chex::search::eval::{Evaluator, HandMade};
@@ -210,21 +210,15 @@ fn the_trainer_learns_and_the_engine_reads_its_net_as_it_does() {
     }
 }
 
-/// `pos` mirrored left to right: every tile's file negated, as its
-/// position string writes it.
-fn mirrored(pos: &Position) -> Position {
-    let text = pos.to_string();
-    let (tiles, rest) = text.split_once(' ').unwrap();
-    let tiles: Vec<String> = tiles
-        .split('/')
-        .filter(|t| !t.is_empty())
-        .map(|t| {
-            let (kind, square) = t.split_at(1);
-            let (x, y) = square.split_once(',').unwrap();
-            format!("{kind}{},{y}", -x.parse::<i32>().unwrap())
-        })
-        .collect();
-    format!("{} {rest}", tiles.join("/")).parse().unwrap()
+/// `pos` mirrored left to right: every tile's file negated.
+fn files_mirrored(pos: &Position) -> Position {
+    let mut setup = pos.setup();
+    for tile in &mut setup.tiles {
+        tile.square = Square::new(-tile.square.x, tile.square.y);
+    }
+    setup
+        .position()
+        .unwrap_or_else(|e| panic!("{pos} mirrored: {e}"))
 }
 
 /// The trainer's `--mirror` trusts two things: CHEX is the same game
@@ -241,7 +235,7 @@ fn the_trainers_mirror_is_the_engines() {
         .iter()
         .filter(|p| Colour::ALL.iter().any(|&c| p.king_square(c).is_some()))
     {
-        let mirror = mirrored(pos);
+        let mirror = files_mirrored(pos);
         assert_eq!(
             HandMade.centipawns(pos),
             HandMade.centipawns(&mirror),
@@ -250,7 +244,7 @@ fn the_trainers_mirror_is_the_engines() {
         assert_eq!(Rich.centipawns(pos), Rich.centipawns(&mirror), "{pos}");
         for c in Colour::ALL {
             let (a, b) = (inputs::active(pos, c), inputs::active(&mirror, c));
-            let _ = writeln!(pairs, "{:?} {:?}", a.to_vec(), b.to_vec());
+            let _ = writeln!(pairs, "[{:?}, {:?}]", a.to_vec(), b.to_vec());
         }
         count += 1;
     }
@@ -268,8 +262,7 @@ from model import mirror_table
 from spec import Spec
 table = mirror_table(Spec(sys.argv[1]))
 for line in open(sys.argv[2]):
-    a, b = line.replace("] [", "]\t[").split("\t")
-    a, b = json.loads(a), json.loads(b)
+    a, b = json.loads(line)
     assert sorted(table[a].tolist()) == sorted(b), (a, b)
 print("mirror: OK")
 "#;

@@ -24,7 +24,7 @@ def mirrorable(data, spec):
     """The positions whose mirror the engine would see as mirrored inputs:
     those with a king on the table. Without one the anchor is the first
     tile in file order, which a mirror changes."""
-    first_tile = spec.raw["anchor_base"] + 2
+    first_tile = spec.raw["anchor_base"] + spec.raw["anchor_kinds"].index("first tile")
     hit = lambda idx, mask: ((idx == first_tile) & (mask > 0)).any(1)
     return ~(hit(data.stm, data.stm_mask) | hit(data.nstm, data.nstm_mask))
 
